@@ -1,0 +1,65 @@
+/**
+ * The one interface the HTTP layer talks to. LocalService runs requests on the embedded store
+ * (in worker threads); RemoteService forwards them to another SPARQL 1.1 endpoint.
+ */
+import type { Quad, Term } from '../rdf/terms.js';
+
+export interface RequestLimits {
+  /** Time limit of this request in milliseconds. */
+  timeoutMs?: number;
+  /** Aborted when the client goes away; evaluation stops. */
+  signal?: AbortSignal;
+}
+
+export interface QueryRequest extends RequestLimits {
+  query: string;
+  /** Protocol dataset (default-graph-uri / named-graph-uri); overrides FROM / FROM NAMED. */
+  defaultGraphUris?: string[];
+  namedGraphUris?: string[];
+  /** Base IRI for relative IRIs in the query. */
+  baseIri?: string;
+  /** Return the evaluation plan with estimated and actual row counts. */
+  explain?: boolean;
+}
+
+export interface UpdateRequest extends RequestLimits {
+  update: string;
+  /** Protocol dataset (using-graph-uri / using-named-graph-uri). */
+  usingGraphUris?: string[];
+  usingNamedGraphUris?: string[];
+  baseIri?: string;
+}
+
+/** A row: one term (or undefined when unbound) per variable, in the order of `variables`. */
+export type SolutionRow = (Term | undefined)[];
+
+export type QueryResult =
+  | {
+      kind: 'bindings';
+      variables: string[];
+      /** Rows in batches; stops early (and frees the evaluation) when the consumer returns. */
+      rows: AsyncIterable<SolutionRow[]>;
+    }
+  | { kind: 'boolean'; value: boolean }
+  | {
+      kind: 'quads';
+      /** Prefixes declared by the query, for Turtle output. */
+      prefixes: Record<string, string>;
+      quads: AsyncIterable<Quad[]>;
+    };
+
+export interface ServiceDescriptionData {
+  /** Triples in the default graph, and per named graph, from the store's statistics. */
+  defaultGraphTriples?: number;
+  namedGraphs?: { name: string; triples: number }[];
+}
+
+export interface SparqlService {
+  /** Parses and starts a query. Syntax errors reject before any row is produced. */
+  query(request: QueryRequest): Promise<QueryResult>;
+  /** Runs an update request as one transaction. */
+  update(request: UpdateRequest): Promise<void>;
+  /** Data for the service description (cheap: no counting per call). */
+  describe(): Promise<ServiceDescriptionData>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+/**
+ * The store's contract with the engine: quads as dictionary IDs, read through consistent
+ * snapshots, written in all-or-nothing transactions.
+ *
+ * IDs: 0 means "unbound" (and "any" in a scan pattern); DEFAULT_GRAPH_ID names the default graph;
+ * every stored RDF term has an ID >= FIRST_TERM_ID below 2^32. IDs at or above QUERY_LOCAL_ID_BASE
+ * are never issued by the store: the engine uses them for terms a query computes (BIND, functions)
+ * that the store does not hold. Equal IDs mean the same term (RDF term equality) and vice versa,
+ * as long as the engine looks a term up in the store before it gives it a query-local ID.
+ */
+import type { Term } from '../rdf/terms.js';
+
+export type TermId = number;
+
+export const UNBOUND = 0;
+/** In a scan pattern: any value. For the graph position, "any named graph" (never the default). */
+export const ANY = 0;
+export const DEFAULT_GRAPH_ID = 1;
+export const FIRST_TERM_ID = 2;
+export const QUERY_LOCAL_ID_BASE = 2 ** 32;
+
+/** A quad of IDs, [subject, predicate, object, graph]. Scans reuse one array: copy what you keep. */
+export type QuadIds = Uint32Array | [number, number, number, number];
+
+export interface StoreStatistics {
+  /** Quads in the whole store, default graph included. */
+  quadCount: number;
+  /** Quads in the default graph. */
+  defaultGraphCount: number;
+  /** Quads per graph ID (the default graph under DEFAULT_GRAPH_ID). */
+  graphCounts: ReadonlyMap<TermId, number>;
+  /** Quads per predicate ID, over all graphs. */
+  predicateCounts: ReadonlyMap<TermId, number>;
+  /** Distinct subjects and objects over the whole store (estimates are acceptable). */
+  distinctSubjects: number;
+  distinctObjects: number;
+  /** Number of terms in the dictionary. */
+  termCount: number;
+}
+
+/** One consistent snapshot of the store. Release it when done. */
+export interface StoreReader {
+  /** The store ID of a term, or undefined when the store has never seen it. */
+  idOf(term: Term): TermId | undefined;
+  /** The term behind a store ID. Throws for an ID the store did not issue. */
+  termOf(id: TermId): Term;
+  /**
+   * Quads matching the pattern (ANY = 0 is a wildcard) in graph g: DEFAULT_GRAPH_ID for the default
+   * graph, a term ID for one named graph, ANY for every named graph (not the default graph).
+   * One range scan of a permutation index. The yielded array is reused between steps.
+   */
+  scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds>;
+  /** Number of quads matching, exact; cheap when a prefix of an index is bound. */
+  count(s: TermId, p: TermId, o: TermId, g: TermId): number;
+  /** Whether the quad is present. */
+  has(s: TermId, p: TermId, o: TermId, g: TermId): boolean;
+  /** Named graphs that exist (created, or holding quads). */
+  namedGraphs(): TermId[];
+  hasNamedGraph(g: TermId): boolean;
+  /** Statistics as of this snapshot, kept by the writer: reading them costs no scan. */
+  statistics(): StoreStatistics;
+  /** Ends the snapshot. */
+  release(): void;
+}
+
+/** The writer inside one transaction; it reads its own writes. */
+export interface StoreWriter extends StoreReader {
+  /** The ID of a term, creating a dictionary entry when the store has none. */
+  intern(term: Term): TermId;
+  /** Adds a quad; true when it was not there. Adding to a named graph makes the graph exist. */
+  add(s: TermId, p: TermId, o: TermId, g: TermId): boolean;
+  /** Removes a quad; true when it was there. The graph keeps existing. */
+  remove(s: TermId, p: TermId, o: TermId, g: TermId): boolean;
+  /** Makes an empty named graph exist; false when it already existed. */
+  createGraph(g: TermId): boolean;
+  /** Removes every quad of a graph (DEFAULT_GRAPH_ID allowed); the graph keeps existing. */
+  clearGraph(g: TermId): number;
+  /** Removes a named graph and its quads; false when it did not exist. */
+  dropGraph(g: TermId): boolean;
+}
+
+export interface QuadStore {
+  /** A new read snapshot; cheap, many may be open at once, in any thread. */
+  reader(): StoreReader;
+  /**
+   * Runs fn in one write transaction. When fn returns, every change becomes visible at once
+   * (and is durable); when it throws, none does and the error propagates.
+   */
+  write<T>(fn: (writer: StoreWriter) => T): T;
+  close(): Promise<void>;
+  /** The directory holding the store (a temporary one for a memory store). */
+  readonly path: string;
+}
+
+export interface StoreOptions {
+  /** Directory of the store; created when missing. */
+  path?: string;
+  /** A throw-away store in a temporary directory, removed on close. */
+  memory?: boolean;
+  /** Skip fsync on commit: faster, loses the last transactions on a machine crash. Off by default. */
+  noSync?: boolean;
+  /** Open an existing store for reading only (worker threads do). */
+  readOnly?: boolean;
+}
