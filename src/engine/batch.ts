@@ -1,0 +1,116 @@
+/**
+ * Solutions travel between operators in batches: fixed-width rows of term IDs in one typed array,
+ * one slot per variable of the query (0 = unbound). No object per solution.
+ */
+import { UNBOUND } from '../store/quad-store.js';
+
+export const BATCH_SIZE = 1024;
+
+export class Batch {
+  readonly data: Float64Array;
+  length = 0;
+
+  constructor(readonly width: number, readonly capacity = BATCH_SIZE) {
+    this.data = new Float64Array(Math.max(1, width) * capacity);
+  }
+
+  get full(): boolean {
+    return this.length >= this.capacity;
+  }
+
+  get(row: number, slot: number): number {
+    return this.data[row * this.width + slot];
+  }
+
+  /** Appends a copy of row `row` of `from` and returns the new row's index. */
+  appendCopy(from: Batch, row: number): number {
+    const w = this.width;
+    const target = this.length++;
+    if (w > 0) this.data.set(from.data.subarray(row * w, row * w + w), target * w);
+    return target;
+  }
+
+  /** Appends a row copied from a flat array (a materialized row). */
+  appendRow(values: ArrayLike<number>, offset = 0): number {
+    const w = this.width;
+    const target = this.length++;
+    for (let i = 0; i < w; i++) this.data[target * w + i] = values[offset + i];
+    return target;
+  }
+
+  set(row: number, slot: number, id: number): void {
+    this.data[row * this.width + slot] = id;
+  }
+
+  /** Drops the last row (after a failed compatibility check on a row being built). */
+  pop(): void {
+    this.length--;
+  }
+
+  /** A copy of one row as a standalone array. */
+  rowCopy(row: number): Float64Array {
+    return this.data.slice(row * this.width, row * this.width + this.width);
+  }
+}
+
+/** Collects output rows into batches of BATCH_SIZE, handing each full one to the consumer. */
+export class BatchWriter {
+  private current: Batch;
+  private readonly ready: Batch[] = [];
+
+  constructor(readonly width: number) {
+    this.current = new Batch(width);
+  }
+
+  /** The batch to append the next row to; rolls over when full. */
+  target(): Batch {
+    if (this.current.full) {
+      this.ready.push(this.current);
+      this.current = new Batch(this.width);
+    }
+    return this.current;
+  }
+
+  /** Full batches waiting to be yielded. */
+  *drainFull(): Generator<Batch> {
+    while (this.ready.length > 0) yield this.ready.shift()!;
+  }
+
+  /** Every batch still held, the partial one included. */
+  *flush(): Generator<Batch> {
+    yield* this.drainFull();
+    if (this.current.length > 0) {
+      yield this.current;
+      this.current = new Batch(this.width);
+    }
+  }
+
+  get pending(): boolean {
+    return this.ready.length > 0;
+  }
+}
+
+/** The single empty solution every query starts from. */
+export function unitBatch(width: number): Batch {
+  const batch = new Batch(width, 1);
+  batch.length = 1;
+  return batch;
+}
+
+/** Whether two rows agree on every slot bound in both (SPARQL compatibility). */
+export function compatible(a: Float64Array, ai: number, b: Float64Array, bi: number, slots: readonly number[]): boolean {
+  for (const s of slots) {
+    const x = a[ai + s];
+    const y = b[bi + s];
+    if (x !== UNBOUND && y !== UNBOUND && x !== y) return false;
+  }
+  return true;
+}
+
+/** Writes into row `ti` of `t` every slot bound in row `si` of `s` (the merge of compatible rows). */
+export function mergeInto(t: Float64Array, ti: number, s: Float64Array, si: number, slots: readonly number[]): void {
+  for (const slot of slots) {
+    const v = s[si + slot];
+    if (v !== UNBOUND) t[ti + slot] = v;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * CONSTRUCT: the template instantiated with each solution. Blank nodes of the template are fresh
+ * for each solution; triples with unbound variables or ill-placed terms (a literal as subject)
+ * are left out; the result is a set, so repeated triples come once.
+ */
+import type { Algebra } from '../sparql/parse.js';
+import { blankNode, defaultGraph, factory, type Quad, type Term } from '../rdf/terms.js';
+import { termKey } from '../rdf/terms.js';
+import { unitBatch } from './batch.js';
+import type { ExecContext } from './context.js';
+import type { Operator } from './operators/operator.js';
+import type { Scope } from './plan/scope.js';
+
+const QUADS_PER_BATCH = 1024;
+let constructRun = 0;
+
+export function* constructQuads(op: Operator, template: Algebra.Pattern[], scope: Scope, ctx: ExecContext): Generator<Quad[]> {
+  const width = ctx.width;
+  const run = (++constructRun).toString(36);
+  const resolve = (t: Term, data: Float64Array, offset: number, solution: number): Term | undefined => {
+    if (t.termType === 'Variable') {
+      const id = data[offset + scope.slot(t.value)];
+      return id === 0 ? undefined : ctx.termOf(id);
+    }
+    if (t.termType === 'BlankNode') return blankNode(`c${run}_${solution}_${t.value}`);
+    return t;
+  };
+  const seen = new Set<string>();
+  let out: Quad[] = [];
+  let solution = 0;
+  for (const batch of op.execute([unitBatch(width)], ctx)) {
+    for (let r = 0; r < batch.length; r++, solution++) {
+      const offset = r * width;
+      for (const pattern of template) {
+        const s = resolve(pattern.subject, batch.data, offset, solution);
+        const p = resolve(pattern.predicate, batch.data, offset, solution);
+        const o = resolve(pattern.object, batch.data, offset, solution);
+        if (!s || !p || !o || !validTriple(s, p, o)) continue;
+        const key = `${termKey(s)} ${termKey(p)} ${termKey(o)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(factory.quad(s as any, p as any, o as any, defaultGraph()));
+        if (out.length >= QUADS_PER_BATCH) {
+          yield out;
+          out = [];
+        }
+      }
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
+export function validTriple(s: Term, p: Term, o: Term): boolean {
+  return (s.termType === 'NamedNode' || s.termType === 'BlankNode') && p.termType === 'NamedNode' && o.termType !== 'Variable';
+}

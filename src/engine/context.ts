@@ -1,0 +1,106 @@
+/**
+ * Everything one evaluation needs beside the plan: the store snapshot, the dataset, the
+ * dictionary of terms the query computes, limits, and the clock.
+ */
+import type { Term } from '../rdf/terms.js';
+import { termKey } from '../rdf/terms.js';
+import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type TermId } from '../store/quad-store.js';
+import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
+import type { FunctionContext } from './functions/index.js';
+
+/** The RDF dataset a query runs against, as store IDs. */
+export interface Dataset {
+  /** Graphs merged into the default graph (DEFAULT_GRAPH_ID for the store's own default graph). */
+  defaultGraphs: TermId[];
+  /** The named graphs; null means every named graph of the store. */
+  namedGraphs: TermId[] | null;
+}
+
+export const STORE_DATASET: Dataset = { defaultGraphs: [DEFAULT_GRAPH_ID], namedGraphs: null };
+
+export interface ContextLimits {
+  deadline?: number;
+  isCancelled?: () => boolean;
+  memoryBudget?: number;
+}
+
+export class ExecContext {
+  private readonly localIds = new Map<string, TermId>();
+  private readonly localTerms: Term[] = [];
+  private readonly namedSet: Set<TermId> | null;
+  private memoryUsed = 0;
+  /** Materialized results of isolated sub-plans, per operator and parameter values. */
+  readonly memo = new Map<unknown, Map<string, unknown>>();
+  readonly functions: FunctionContext;
+  /** Slots per solution row; set by the planner before evaluation starts. */
+  width = 0;
+
+  constructor(
+    readonly reader: StoreReader,
+    readonly dataset: Dataset,
+    private readonly limits: ContextLimits = {},
+    baseIri?: string,
+  ) {
+    this.namedSet = dataset.namedGraphs ? new Set(dataset.namedGraphs) : null;
+    this.functions = { now: new Date(), baseIri, bnodes: new Map() };
+  }
+
+  /** Called between batches: stops evaluation past the deadline or on cancellation. */
+  checkpoint(): void {
+    if (this.limits.deadline !== undefined && Date.now() > this.limits.deadline) throw new TimeoutError();
+    if (this.limits.isCancelled?.()) throw new CancelledError();
+  }
+
+  /** Accounts for memory a sort, group or hash table is about to hold. */
+  reserve(bytes: number): void {
+    this.memoryUsed += bytes;
+    const budget = this.limits.memoryBudget;
+    if (budget !== undefined && this.memoryUsed > budget) {
+      throw new ResourceLimitError(
+        `the query needs more than its memory budget of ${Math.round(budget / 2 ** 20)} MiB (sorting, grouping or joining too many solutions)`,
+      );
+    }
+  }
+
+  termOf(id: TermId): Term {
+    return id >= QUERY_LOCAL_ID_BASE ? this.localTerms[id - QUERY_LOCAL_ID_BASE] : this.reader.termOf(id);
+  }
+
+  /** The ID of any term: the store's when it has one, else a query-local one. */
+  idOf(term: Term): TermId {
+    const stored = this.reader.idOf(term);
+    if (stored !== undefined) return stored;
+    const key = termKey(term);
+    let id = this.localIds.get(key);
+    if (id === undefined) {
+      id = QUERY_LOCAL_ID_BASE + this.localTerms.length;
+      this.localTerms.push(term);
+      this.localIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** The store ID of a term, or undefined when the store does not hold it. */
+  storeIdOf(term: Term): TermId | undefined {
+    return this.reader.idOf(term);
+  }
+
+  isNamedGraph(g: TermId): boolean {
+    if (g >= QUERY_LOCAL_ID_BASE || g === DEFAULT_GRAPH_ID) return false;
+    return this.namedSet ? this.namedSet.has(g) : this.reader.hasNamedGraph(g);
+  }
+
+  /** The named graphs of the dataset that exist. */
+  namedGraphIds(): TermId[] {
+    if (this.dataset.namedGraphs) return this.dataset.namedGraphs;
+    return this.reader.namedGraphs();
+  }
+
+  get allNamedGraphs(): boolean {
+    return this.namedSet === null;
+  }
+}
+
+export function isLocalId(id: TermId): boolean {
+  return id >= QUERY_LOCAL_ID_BASE;
+}

@@ -1,0 +1,25 @@
+/** Resolves FROM / FROM NAMED (or the protocol's dataset parameters) to store graph IDs. */
+import type { NamedNode } from '../rdf/terms.js';
+import { namedNode } from '../rdf/terms.js';
+import type { StoreReader } from '../store/quad-store.js';
+import { type Dataset, STORE_DATASET } from './context.js';
+
+export interface DatasetClauses {
+  default: NamedNode[];
+  named: NamedNode[];
+}
+
+/**
+ * With neither clauses nor parameters, the store's dataset: its default graph and every named
+ * graph. Otherwise exactly the graphs named; graphs the store does not hold are empty.
+ */
+export function resolveDataset(reader: StoreReader, clauses: DatasetClauses | undefined, defaultUris?: string[], namedUris?: string[]): Dataset {
+  const fromProtocol = (defaultUris?.length ?? 0) > 0 || (namedUris?.length ?? 0) > 0;
+  const chosen: DatasetClauses | undefined = fromProtocol
+    ? { default: (defaultUris ?? []).map(namedNode), named: (namedUris ?? []).map(namedNode) }
+    : clauses;
+  if (!chosen || (chosen.default.length === 0 && chosen.named.length === 0)) return STORE_DATASET;
+  const ids = (graphs: NamedNode[]) => graphs.map((g) => reader.idOf(g)).filter((id): id is number => id !== undefined);
+  return { defaultGraphs: ids(chosen.default), namedGraphs: ids(chosen.named) };
+}
+

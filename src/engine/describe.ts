@@ -1,0 +1,52 @@
+/**
+ * DESCRIBE: the concise bounded description of each resource — its triples as subject in the
+ * default graph, and recursively those of the blank nodes they lead to.
+ */
+import { factory, defaultGraph, termKey, type Quad, type Term } from '../rdf/terms.js';
+import { unitBatch } from './batch.js';
+import type { ExecContext } from './context.js';
+import type { Operator } from './operators/operator.js';
+import type { Scope } from './plan/scope.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../store/quad-store.js';
+
+export function* describeQuads(op: Operator, terms: Term[], scope: Scope, ctx: ExecContext): Generator<Quad[]> {
+  const resources = new Set<TermId>();
+  const variables = terms.filter((t) => t.termType === 'Variable').map((t) => scope.slot(t.value));
+  for (const t of terms) if (t.termType !== 'Variable') resources.add(ctx.idOf(t));
+  if (variables.length > 0) {
+    for (const batch of op.execute([unitBatch(ctx.width)], ctx)) {
+      for (let r = 0; r < batch.length; r++) {
+        for (const slot of variables) {
+          const id = batch.data[r * ctx.width + slot];
+          if (id !== 0) resources.add(id);
+        }
+      }
+    }
+  }
+  const described = new Set<TermId>();
+  const seen = new Set<string>();
+  const queue = [...resources];
+  let out: Quad[] = [];
+  while (queue.length > 0) {
+    const subject = queue.shift()!;
+    if (described.has(subject) || subject >= QUERY_LOCAL_ID_BASE) continue;
+    described.add(subject);
+    for (const g of ctx.dataset.defaultGraphs) {
+      for (const q of ctx.reader.scan(subject, 0, 0, g)) {
+        const s = ctx.termOf(q[0]);
+        const p = ctx.termOf(q[1]);
+        const o = ctx.termOf(q[2]);
+        const key = `${termKey(s)} ${termKey(p)} ${termKey(o)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(factory.quad(s as any, p as any, o as any, defaultGraph()));
+        if (o.termType === 'BlankNode') queue.push(q[2]);
+      }
+    }
+    if (out.length >= 1024) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}

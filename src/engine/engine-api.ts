@@ -1,0 +1,38 @@
+/**
+ * The engine's entry points, used in-process by the W3C runner, the CLI and the worker threads of
+ * LocalService. Evaluation runs synchronously over a store snapshot, batch by batch; results are
+ * pulled lazily, so a consumer that stops early stops the evaluation.
+ */
+import type { Quad } from '../rdf/terms.js';
+import type { SolutionRow } from '../service/sparql-service.js';
+
+export interface EngineQueryOptions {
+  baseIri?: string;
+  /** Protocol dataset: replaces the query's FROM / FROM NAMED when either list is given. */
+  defaultGraphUris?: string[];
+  namedGraphUris?: string[];
+  /** Absolute time (Date.now() scale) after which evaluation throws TimeoutError. */
+  deadline?: number;
+  /** Polled between batches; true stops evaluation with CancelledError. */
+  isCancelled?: () => boolean;
+  /** Per-query memory budget in bytes for sorts, groups and hash tables. */
+  memoryBudget?: number;
+  /** Fetch used by SERVICE (defaults to global fetch). */
+  fetch?: typeof fetch;
+}
+
+export interface EngineUpdateOptions {
+  baseIri?: string;
+  usingGraphUris?: string[];
+  usingNamedGraphUris?: string[];
+  deadline?: number;
+  isCancelled?: () => boolean;
+  /** Fetch used by LOAD (defaults to global fetch). Set `allowLoad: false` to refuse LOAD. */
+  fetch?: typeof fetch;
+  allowLoad?: boolean;
+}
+
+export type EngineQueryResult =
+  | { kind: 'bindings'; variables: string[]; rows: Iterable<SolutionRow[]> }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'quads'; prefixes: Record<string, string>; quads: Iterable<Quad[]> };

@@ -1,0 +1,235 @@
+/**
+ * Compiles an algebra expression once into a closure over a solution row. Terms are decoded from
+ * IDs only here, where a value is needed. An evaluation error (type error, unbound variable) is
+ * an ExpressionError: FILTER treats it as false, BIND leaves the variable unbound.
+ */
+import type { Algebra } from '../../sparql/parse.js';
+import type { Term } from '../../rdf/terms.js';
+import { Batch } from '../batch.js';
+import type { ExecContext } from '../context.js';
+import type { Operator } from '../operators/operator.js';
+import {
+  ExpressionError,
+  callFunction,
+  effectiveBooleanValue,
+  isFunctionKnown,
+  rdfTermEqual,
+} from '../functions/index.js';
+import { literal, namedNode } from '../../rdf/terms.js';
+import { xsd } from '../../rdf/vocabulary.js';
+
+export type Evaluate = (data: Float64Array, offset: number, ctx: ExecContext) => Term;
+
+export interface CompiledExpression {
+  evaluate: Evaluate;
+  /** Slots the expression reads. */
+  slots: Set<number>;
+  /** Whether BNODE() appears: its labels are scoped to one solution. */
+  usesBnode: boolean;
+}
+
+/** What the expression compiler needs from the planner. */
+export interface ExpressionScope {
+  slotOf(variable: string): number;
+  /** Plans the pattern of EXISTS / NOT EXISTS; the operator is run with the current solution. */
+  planExists(pattern: Algebra.Operation): Operator;
+}
+
+const TRUE = literal('true', namedNode(xsd.boolean));
+const FALSE = literal('false', namedNode(xsd.boolean));
+
+export function booleanTerm(value: boolean): Term {
+  return value ? TRUE : FALSE;
+}
+
+const UNBOUND_ERROR = new ExpressionError('unbound variable');
+
+export function compileExpression(expression: Algebra.Expression, scope: ExpressionScope): CompiledExpression {
+  const slots = new Set<number>();
+  let usesBnode = false;
+
+  const compile = (expr: Algebra.Expression): Evaluate => {
+    switch (expr.subType) {
+      case 'term':
+        return compileTerm((expr as Algebra.TermExpression).term);
+      case 'operator':
+        return compileOperator(expr as Algebra.OperatorExpression);
+      case 'named':
+        return compileNamed(expr as Algebra.NamedExpression);
+      case 'existence':
+        return compileExists(expr as Algebra.ExistenceExpression);
+      default:
+        throw new ExpressionError(`unsupported expression ${expr.subType}`);
+    }
+  };
+
+  const compileTerm = (term: Term): Evaluate => {
+    if (term.termType === 'Variable') {
+      const slot = scope.slotOf(term.value);
+      slots.add(slot);
+      return (data, offset, ctx) => {
+        const id = data[offset + slot];
+        if (id === 0) throw UNBOUND_ERROR;
+        return ctx.termOf(id);
+      };
+    }
+    return () => term;
+  };
+
+  const compileNamed = (expr: Algebra.NamedExpression): Evaluate => {
+    const name = expr.name.value;
+    const args = expr.args.map(compile);
+    if (!isFunctionKnown(name)) {
+      return () => {
+        throw new ExpressionError(`unknown function <${name}>`);
+      };
+    }
+    return applyAll(name, args);
+  };
+
+  const compileExists = (expr: Algebra.ExistenceExpression): Evaluate => {
+    const op = scope.planExists(expr.input);
+    const negate = expr.not;
+    return (data, offset, ctx) => {
+      const seed = new Batch(ctx.width, 1);
+      seed.appendRow(data, offset);
+      let found = false;
+      for (const batch of op.execute([seed], ctx)) {
+        if (batch.length > 0) {
+          found = true;
+          break;
+        }
+      }
+      return booleanTerm(found !== negate);
+    };
+  };
+
+  const compileOperator = (expr: Algebra.OperatorExpression): Evaluate => {
+    const op = expr.operator.toLowerCase();
+    switch (op) {
+      case '&&':
+      case '||':
+        return logical(op, expr.args.map(compile));
+      case 'bound': {
+        const v = (expr.args[0] as Algebra.TermExpression).term;
+        const slot = scope.slotOf(v.value);
+        slots.add(slot);
+        return (data, offset) => booleanTerm(data[offset + slot] !== 0);
+      }
+      case 'if': {
+        const [c, a, b] = expr.args.map(compile);
+        return (data, offset, ctx) => (effectiveBooleanValue(c(data, offset, ctx)) ? a : b)(data, offset, ctx);
+      }
+      case 'coalesce': {
+        const args = expr.args.map(compile);
+        return (data, offset, ctx) => {
+          for (const a of args) {
+            try {
+              return a(data, offset, ctx);
+            } catch (e) {
+              if (!(e instanceof ExpressionError)) throw e;
+            }
+          }
+          throw new ExpressionError('COALESCE: no argument has a value');
+        };
+      }
+      case 'in':
+      case 'notin':
+        return membership(op === 'notin', compile(expr.args[0]), expr.args.slice(1).map(compile));
+      case 'sameterm': {
+        const [a, b] = expr.args.map(compile);
+        return (data, offset, ctx) => booleanTerm(a(data, offset, ctx).equals(b(data, offset, ctx)));
+      }
+      case 'bnode': {
+        usesBnode = true;
+        return applyAll('bnode', expr.args.map(compile));
+      }
+      default:
+        return applyAll(op, expr.args.map(compile));
+    }
+  };
+
+  const evaluate = compile(expression);
+  return { evaluate, slots, usesBnode };
+}
+
+function applyAll(name: string, args: Evaluate[]): Evaluate {
+  switch (args.length) {
+    case 0:
+      return (_d, _o, ctx) => callFunction(name, [], ctx.functions);
+    case 1: {
+      const [a] = args;
+      return (d, o, ctx) => callFunction(name, [a(d, o, ctx)], ctx.functions);
+    }
+    case 2: {
+      const [a, b] = args;
+      return (d, o, ctx) => callFunction(name, [a(d, o, ctx), b(d, o, ctx)], ctx.functions);
+    }
+    default:
+      return (d, o, ctx) =>
+        callFunction(
+          name,
+          args.map((a) => a(d, o, ctx)),
+          ctx.functions,
+        );
+  }
+}
+
+/** && and || with SPARQL's three-valued logic: an error only matters when it decides the result. */
+function logical(op: '&&' | '||', args: Evaluate[]): Evaluate {
+  const decisive = op === '||';
+  return (data, offset, ctx) => {
+    let error: unknown = null;
+    for (const arg of args) {
+      let value: boolean;
+      try {
+        value = effectiveBooleanValue(arg(data, offset, ctx));
+      } catch (e) {
+        if (!(e instanceof ExpressionError)) throw e;
+        error = e;
+        continue;
+      }
+      if (value === decisive) return booleanTerm(decisive);
+    }
+    if (error) throw error;
+    return booleanTerm(!decisive);
+  };
+}
+
+/** IN and NOT IN: equality with each candidate; an error counts only when no candidate matched. */
+function membership(negated: boolean, needle: Evaluate, candidates: Evaluate[]): Evaluate {
+  return (data, offset, ctx) => {
+    const value = needle(data, offset, ctx);
+    let error: unknown = null;
+    for (const c of candidates) {
+      try {
+        if (rdfTermEqual(value, c(data, offset, ctx))) return booleanTerm(!negated);
+      } catch (e) {
+        if (!(e instanceof ExpressionError)) throw e;
+        error = e;
+      }
+    }
+    if (error) throw error;
+    return booleanTerm(negated);
+  };
+}
+
+/** Evaluates a filter condition: errors count as false. */
+export function passes(evaluate: Evaluate, data: Float64Array, offset: number, ctx: ExecContext): boolean {
+  try {
+    return effectiveBooleanValue(evaluate(data, offset, ctx));
+  } catch (e) {
+    if (e instanceof ExpressionError) return false;
+    throw e;
+  }
+}
+
+/** Evaluates an expression for BIND / projection: errors leave the variable unbound. */
+export function valueOrUndefined(evaluate: Evaluate, data: Float64Array, offset: number, ctx: ExecContext): Term | undefined {
+  try {
+    return evaluate(data, offset, ctx);
+  } catch (e) {
+    if (e instanceof ExpressionError) return undefined;
+    throw e;
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * GROUP BY with aggregates (COUNT, SUM, MIN, MAX, AVG, SAMPLE, GROUP_CONCAT, and their DISTINCT
+ * forms), per SPARQL 1.1 section 18.5. Without GROUP BY, all solutions form one group, which
+ * exists even when there are no solutions (COUNT(*) = 0).
+ */
+import { type Batch, BatchWriter } from '../batch.js';
+import type { ExecContext } from '../context.js';
+import { rowKey } from '../row-buffer.js';
+import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
+import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
+import { literal, typedLiteral, type Term } from '../../rdf/terms.js';
+import { xsd } from '../../rdf/vocabulary.js';
+import { Operator } from './operator.js';
+
+export type AggregatorName = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'sample' | 'group_concat';
+
+export interface AggregateSpec {
+  slot: number;
+  aggregator: AggregatorName;
+  distinct: boolean;
+  /** null for COUNT(*). */
+  expression: CompiledExpression | null;
+  separator: string;
+}
+
+interface Accumulator {
+  add(value: Term | undefined): void;
+  result(): Term | undefined;
+}
+
+export class Group extends Operator {
+  readonly maybe: Set<number>;
+  readonly certain: Set<number>;
+
+  constructor(
+    readonly child: Operator,
+    readonly keySlots: number[],
+    readonly aggregates: AggregateSpec[],
+    /** Slots that make a solution distinct for COUNT(DISTINCT *). */
+    readonly solutionSlots: number[],
+  ) {
+    super();
+    this.maybe = new Set([...keySlots, ...aggregates.map((a) => a.slot)]);
+    this.certain = new Set(aggregates.filter((a) => a.aggregator === 'count').map((a) => a.slot));
+    this.estimate = keySlots.length === 0 ? 1 : Math.max(1, Math.sqrt(child.estimate || 1));
+  }
+
+  describe(): string {
+    return `Group (${this.keySlots.length} keys, ${this.aggregates.length} aggregates)`;
+  }
+
+  override children(): Operator[] {
+    return [this.child];
+  }
+
+  *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
+    const width = ctx.width;
+    const groups = new Map<number | string, { keys: Float64Array; accumulators: Accumulator[] }>();
+    for (const batch of this.child.execute(input, ctx)) {
+      ctx.checkpoint();
+      const data = batch.data;
+      for (let r = 0; r < batch.length; r++) {
+        const offset = r * width;
+        const key = this.keySlots.length === 0 ? '' : rowKey(data, offset, this.keySlots);
+        let group = groups.get(key);
+        if (!group) {
+          const keys = new Float64Array(this.keySlots.length);
+          this.keySlots.forEach((s, i) => (keys[i] = data[offset + s]));
+          group = { keys, accumulators: this.aggregates.map((a) => newAccumulator(a, ctx)) };
+          groups.set(key, group);
+          ctx.reserve(64 + 48 * this.aggregates.length);
+        }
+        for (let i = 0; i < this.aggregates.length; i++) {
+          const spec = this.aggregates[i];
+          if (spec.expression === null) {
+            // COUNT(*): a solution counts; COUNT(DISTINCT *) counts distinct solutions.
+            group.accumulators[i].add(spec.distinct ? solutionTerm(data, offset, this.solutionSlots) : COUNTED);
+          } else {
+            group.accumulators[i].add(valueOrUndefined(spec.expression.evaluate, data, offset, ctx));
+          }
+        }
+      }
+    }
+    if (groups.size === 0 && this.keySlots.length === 0) {
+      groups.set('', { keys: new Float64Array(0), accumulators: this.aggregates.map((a) => newAccumulator(a, ctx)) });
+    }
+    const out = new BatchWriter(width);
+    for (const group of groups.values()) {
+      const target = out.target();
+      const row = target.length++;
+      const base = row * width;
+      target.data.fill(0, base, base + width);
+      this.keySlots.forEach((s, i) => (target.data[base + s] = group.keys[i]));
+      this.aggregates.forEach((spec, i) => {
+        const value = group.accumulators[i].result();
+        target.data[base + spec.slot] = value === undefined ? 0 : ctx.idOf(value);
+      });
+      if (out.pending) yield* out.drainFull();
+    }
+    yield* out.flush();
+  }
+}
+
+const COUNTED = literal('1');
+
+/** A stand-in term for a whole solution, so that DISTINCT * can compare solutions. */
+function solutionTerm(data: Float64Array, offset: number, slots: number[]): Term {
+  return literal(String(rowKey(data, offset, slots.length ? slots : [])));
+}
+
+function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
+  const inner = baseAccumulator(spec, ctx);
+  if (!spec.distinct) return inner;
+  const seen = new Set<string>();
+  return {
+    add(value) {
+      if (value === undefined) return inner.add(value);
+      const key = `${value.termType}|${value.value}|${(value as any).language ?? ''}|${(value as any).datatype?.value ?? ''}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      inner.add(value);
+    },
+    result: () => inner.result(),
+  };
+}
+
+const ZERO = typedLiteral('0', xsd.integer);
+
+function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
+  const f = ctx.functions;
+  switch (spec.aggregator) {
+    case 'count': {
+      let n = 0;
+      return {
+        add: (v) => {
+          if (v !== undefined) n++;
+        },
+        result: () => typedLiteral(String(n), xsd.integer),
+      };
+    }
+    case 'sum': {
+      let sum: Term | undefined = ZERO;
+      return {
+        add: (v) => {
+          if (sum === undefined) return;
+          sum = v === undefined ? undefined : safe(() => callFunction('+', [sum!, v], f));
+        },
+        result: () => sum,
+      };
+    }
+    case 'avg': {
+      let sum: Term | undefined = ZERO;
+      let n = 0;
+      return {
+        add: (v) => {
+          if (sum === undefined) return;
+          n++;
+          sum = v === undefined ? undefined : safe(() => callFunction('+', [sum!, v], f));
+        },
+        result: () => (sum === undefined ? undefined : n === 0 ? ZERO : safe(() => callFunction('/', [sum!, typedLiteral(String(n), xsd.integer)], f))),
+      };
+    }
+    case 'min':
+    case 'max': {
+      const sign = spec.aggregator === 'min' ? 1 : -1;
+      let best: Term | undefined;
+      let failed = false;
+      return {
+        add: (v) => {
+          if (v === undefined) {
+            failed = true;
+            return;
+          }
+          if (best === undefined || sign * orderByCompare(v, best) < 0) best = v;
+        },
+        result: () => (failed ? undefined : best),
+      };
+    }
+    case 'sample': {
+      let sample: Term | undefined;
+      return {
+        add: (v) => {
+          if (sample === undefined) sample = v;
+        },
+        result: () => sample,
+      };
+    }
+    case 'group_concat': {
+      const parts: string[] = [];
+      let failed = false;
+      let language: string | undefined | null = null;
+      return {
+        add: (v) => {
+          if (v === undefined || v.termType !== 'Literal') {
+            failed = true;
+            return;
+          }
+          parts.push(v.value);
+          // The result keeps a language tag only when every value has that same tag.
+          const lang = v.language || undefined;
+          language = language === null ? lang : language === lang ? language : undefined;
+        },
+        result: () => (failed ? undefined : language ? literal(parts.join(spec.separator), language) : literal(parts.join(spec.separator))),
+      };
+    }
+  }
+}
+
+function safe(fn: () => Term): Term | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ExpressionError) return undefined;
+    throw e;
+  }
+}
+

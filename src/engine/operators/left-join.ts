@@ -1,0 +1,67 @@
+/**
+ * OPTIONAL: each solution of the left side, extended by the right side's compatible solutions
+ * that pass the OPTIONAL's filter, or kept as it is when none does. The right side runs on a
+ * whole batch of left solutions at once; a hidden provenance slot tells which left solution each
+ * right solution extends.
+ */
+import { Batch, BatchWriter } from '../batch.js';
+import type { ExecContext } from '../context.js';
+import { type CompiledExpression, passes } from '../expression/compile-expression.js';
+import { Operator, union } from './operator.js';
+
+export class LeftJoin extends Operator {
+  readonly maybe: Set<number>;
+  readonly certain: ReadonlySet<number>;
+
+  constructor(
+    readonly left: Operator,
+    readonly right: Operator,
+    readonly condition: CompiledExpression | null,
+    /** A slot of the provenance tag; no other operator uses it. */
+    readonly tagSlot: number,
+  ) {
+    super();
+    this.maybe = union(left.maybe, right.maybe);
+    this.certain = left.certain;
+    this.estimate = left.estimate;
+  }
+
+  describe(): string {
+    return `LeftJoin${this.condition ? ' (with filter)' : ''}`;
+  }
+
+  override children(): Operator[] {
+    return [this.left, this.right];
+  }
+
+  *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
+    const width = ctx.width;
+    const tag = this.tagSlot;
+    const out = new BatchWriter(width);
+    for (const leftBatch of this.left.execute(input, ctx)) {
+      const tagged = new Batch(width, leftBatch.length);
+      tagged.length = leftBatch.length;
+      tagged.data.set(leftBatch.data.subarray(0, leftBatch.length * width));
+      for (let r = 0; r < tagged.length; r++) tagged.data[r * width + tag] = r + 1;
+      const matched = new Uint8Array(tagged.length);
+      for (const rightBatch of this.right.execute([tagged], ctx)) {
+        const data = rightBatch.data;
+        for (let r = 0; r < rightBatch.length; r++) {
+          const offset = r * width;
+          if (this.condition) {
+            if (this.condition.usesBnode) ctx.functions.bnodes = new Map();
+            if (!passes(this.condition.evaluate, data, offset, ctx)) continue;
+          }
+          matched[data[offset + tag] - 1] = 1;
+          const target = out.target();
+          const t = target.appendCopy(rightBatch, r);
+          target.data[t * width + tag] = 0;
+        }
+        if (out.pending) yield* out.drainFull();
+      }
+      for (let r = 0; r < leftBatch.length; r++) if (!matched[r]) out.target().appendCopy(leftBatch, r);
+      if (out.pending) yield* out.drainFull();
+    }
+    yield* out.flush();
+  }
+}

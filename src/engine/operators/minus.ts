@@ -1,0 +1,85 @@
+/**
+ * MINUS: drops each incoming solution that is compatible with, and shares a bound variable
+ * with, some solution of the right side. The right side is evaluated on its own, once.
+ */
+import { Batch, BatchWriter } from '../batch.js';
+import type { ExecContext } from '../context.js';
+import { RowBuffer, allBound, rowKey } from '../row-buffer.js';
+import { Operator, intersection } from './operator.js';
+
+export class Minus extends Operator {
+  readonly maybe: ReadonlySet<number>;
+  readonly certain: ReadonlySet<number>;
+  private readonly shared: number[];
+  private readonly keySlots: number[];
+
+  constructor(readonly left: Operator, readonly right: Operator) {
+    super();
+    this.maybe = left.maybe;
+    this.certain = left.certain;
+    this.shared = [...intersection(left.maybe, right.maybe)];
+    this.keySlots = [...intersection(left.certain, right.certain)];
+    this.estimate = left.estimate;
+  }
+
+  describe(): string {
+    return 'Minus';
+  }
+
+  override children(): Operator[] {
+    return [this.left, this.right];
+  }
+
+  *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
+    const width = ctx.width;
+    const source = this.left.execute(input, ctx);
+    if (this.shared.length === 0) {
+      // No variable in common: MINUS removes nothing.
+      yield* source;
+      return;
+    }
+    const seed = new Batch(width, 1);
+    seed.length = 1;
+    const rows = new RowBuffer(width);
+    for (const b of this.right.execute([seed], ctx)) rows.pushBatch(b, ctx);
+    const index = new Map<number | string, number[]>();
+    for (let i = 0; i < rows.length && this.keySlots.length > 0; i++) {
+      const k = rowKey(rows.data, i * width, this.keySlots);
+      const list = index.get(k);
+      if (list) list.push(i);
+      else index.set(k, [i]);
+    }
+    const out = new BatchWriter(width);
+    for (const batch of source) {
+      for (let r = 0; r < batch.length; r++) {
+        const offset = r * width;
+        const candidates =
+          this.keySlots.length > 0 && allBound(batch.data, offset, this.keySlots)
+            ? index.get(rowKey(batch.data, offset, this.keySlots)) ?? []
+            : null;
+        const n = candidates ? candidates.length : rows.length;
+        let removed = false;
+        for (let i = 0; i < n && !removed; i++) {
+          const c = (candidates ? candidates[i] : i) * width;
+          removed = this.excludes(batch.data, offset, rows.data, c);
+        }
+        if (!removed) out.target().appendCopy(batch, r);
+      }
+      if (out.pending) yield* out.drainFull();
+    }
+    yield* out.flush();
+  }
+
+  /** Compatible, with at least one shared variable bound on both sides. */
+  private excludes(a: Float64Array, ai: number, b: Float64Array, bi: number): boolean {
+    let overlap = false;
+    for (const s of this.shared) {
+      const x = a[ai + s];
+      const y = b[bi + s];
+      if (x === 0 || y === 0) continue;
+      if (x !== y) return false;
+      overlap = true;
+    }
+    return overlap;
+  }
+}

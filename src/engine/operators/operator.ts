@@ -1,0 +1,43 @@
+/**
+ * A physical operator extends solutions: every row that flows in comes out joined with this
+ * operator's compatible solutions (zero or more rows each). A query runs its root operator on the
+ * single empty solution. Operators that cannot accept arbitrary incoming bindings are wrapped by
+ * the planner in an IsolatedJoin, which evaluates them on their own and joins afterwards.
+ */
+import type { Batch } from '../batch.js';
+import type { ExecContext } from '../context.js';
+
+export interface PlanStats {
+  rows: number;
+  timeMs: number;
+}
+
+export abstract class Operator {
+  /** Slots this operator may bind. */
+  abstract readonly maybe: ReadonlySet<number>;
+  /** Slots bound in every solution this operator produces. */
+  abstract readonly certain: ReadonlySet<number>;
+  /** Estimated number of solutions (for join ordering and explain). */
+  estimate = Number.NaN;
+
+  abstract execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch>;
+
+  /** Name and details for explain output. */
+  abstract describe(): string;
+
+  children(): Operator[] {
+    return [];
+  }
+}
+
+export function union<T>(...sets: Iterable<T>[]): Set<T> {
+  const out = new Set<T>();
+  for (const s of sets) for (const x of s) out.add(x);
+  return out;
+}
+
+export function intersection<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): Set<T> {
+  const out = new Set<T>();
+  for (const x of a) if (b.has(x)) out.add(x);
+  return out;
+}

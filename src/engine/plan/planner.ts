@@ -1,0 +1,317 @@
+/**
+ * From algebra to a tree of physical operators. The central rule: an operator runs as a pipeline
+ * stage (extending incoming solutions, so bindings flow into its index look-ups) unless incoming
+ * bindings could change its meaning — a variable it mentions but does not always bind (FILTER
+ * scope, OPTIONAL, BIND), or a solution modifier below the root. Those are evaluated on their own
+ * and joined (IsolatedJoin), which is always correct.
+ */
+import type { Algebra } from '../../sparql/parse.js';
+import type { Term } from '../../rdf/terms.js';
+import { EvaluationError } from '../../errors.js';
+import type { ExecContext } from '../context.js';
+import { compileExpression, type CompiledExpression, type ExpressionScope } from '../expression/compile-expression.js';
+import { Operator, union } from '../operators/operator.js';
+import { PatternScan, type PatternTerm } from '../operators/pattern-scan.js';
+import { Identity, Sequence } from '../operators/sequence.js';
+import { IsolatedJoin } from '../operators/isolated-join.js';
+import { Filter } from '../operators/filter.js';
+import { Extend } from '../operators/extend.js';
+import { Values } from '../operators/values.js';
+import { Union } from '../operators/union.js';
+import { LeftJoin } from '../operators/left-join.js';
+import { Minus } from '../operators/minus.js';
+import { GraphEnumerate } from '../operators/graph-enumerate.js';
+import { Group, type AggregateSpec, type AggregatorName } from '../operators/group.js';
+import { Distinct, OrderBy, Project, Slice, type SortKey } from '../operators/modifiers.js';
+import { PathScan, type PathExpr } from '../operators/property-path.js';
+import { DEFAULT_GRAPH_REF, type GraphRef } from '../operators/graph-ref.js';
+import { Scope } from './scope.js';
+import { orderPatterns } from './bgp-order.js';
+
+interface Env {
+  scope: Scope;
+  /** Slots that incoming solutions may have bound. */
+  inputVars: ReadonlySet<number>;
+  graph: GraphRef;
+  /** The operator receives exactly the single empty solution (modifiers may then be pipelined). */
+  atRoot: boolean;
+  /** Slots an isolated evaluation must still take from the incoming solution (GRAPH ?g). */
+  params: number[];
+  /** Inside EXISTS: the current solution is substituted into the pattern (SPARQL 1.1 section 18.6). */
+  substitute?: boolean;
+}
+
+interface Planned {
+  op: Operator;
+  /** Every slot the pattern mentions, expressions included. */
+  mentioned: Set<number>;
+}
+
+const MODIFIERS = new Set(['project', 'group', 'orderby', 'slice', 'distinct', 'reduced']);
+
+export class Planner {
+  /** Hooks for SERVICE: planned by the caller (it fetches results before evaluation). */
+  serviceHandler?: (op: Algebra.Service, scope: Scope, graph: GraphRef) => Planned;
+
+  constructor(private readonly ctx: ExecContext) {}
+
+  plan(node: Algebra.Operation, scope: Scope): Operator {
+    return this.compile(node, { scope, inputVars: new Set(), graph: DEFAULT_GRAPH_REF, atRoot: true, params: [] }).op;
+  }
+
+  /** Plans a child that incoming solutions flow into, isolating it where they would change its meaning. */
+  private compileChild(node: Algebra.Operation, env: Env): Planned {
+    if (MODIFIERS.has(node.type) && !env.atRoot) return this.isolate(node, env);
+    const planned = this.compile(node, env);
+    if (env.substitute) return planned;
+    for (const slot of planned.mentioned) {
+      if (env.inputVars.has(slot) && !planned.op.certain.has(slot) && !env.params.includes(slot)) {
+        return this.isolate(node, env);
+      }
+    }
+    return planned;
+  }
+
+  private isolate(node: Algebra.Operation, env: Env): Planned {
+    const inner = this.compile(node, { ...env, inputVars: new Set(env.params), atRoot: true });
+    const keys = [...inner.op.certain].filter((s) => env.inputVars.has(s) && !env.params.includes(s));
+    return { op: new IsolatedJoin(inner.op, env.params, keys), mentioned: inner.mentioned };
+  }
+
+  private compile(node: Algebra.Operation, env: Env): Planned {
+    switch (node.type) {
+      case 'bgp':
+        return this.bgp((node as Algebra.Bgp).patterns, env);
+      case 'path':
+        return this.path(node as Algebra.Path, env);
+      case 'join':
+        return this.join((node as Algebra.Join).input, env);
+      case 'leftjoin':
+        return this.leftJoin(node as Algebra.LeftJoin, env);
+      case 'filter':
+        return this.filter(node as Algebra.Filter, env);
+      case 'union': {
+        const branches = (node as Algebra.Union).input.map((b) => this.compileChild(b, env));
+        return { op: new Union(branches.map((b) => b.op)), mentioned: union(...branches.map((b) => b.mentioned)) };
+      }
+      case 'minus': {
+        const [a, b] = (node as Algebra.Minus).input;
+        const left = this.compileChild(a, env);
+        const right = this.compile(b, { ...env, inputVars: new Set(), atRoot: true, params: [] });
+        return { op: new Minus(left.op, right.op), mentioned: union(left.mentioned, right.mentioned) };
+      }
+      case 'extend':
+        return this.extend(node as Algebra.Extend, env);
+      case 'values':
+        return this.values(node as Algebra.Values, env);
+      case 'graph':
+        return this.graph(node as Algebra.Graph, env);
+      case 'project':
+        return this.project(node as Algebra.Project, env);
+      case 'group':
+        return this.group(node as Algebra.Group, env);
+      case 'orderby':
+        return this.orderBy(node as Algebra.OrderBy, env);
+      case 'distinct':
+      case 'reduced': {
+        const child = this.compile((node as Algebra.Distinct).input, env);
+        const visible = [...child.op.maybe];
+        return { op: new Distinct(child.op, visible, node.type === 'reduced'), mentioned: child.mentioned };
+      }
+      case 'slice': {
+        const s = node as Algebra.Slice;
+        const child = this.compile(s.input, env);
+        return { op: new Slice(child.op, s.start ?? 0, s.length), mentioned: child.mentioned };
+      }
+      case 'service': {
+        if (!this.serviceHandler) throw new EvaluationError('SERVICE is not available here');
+        return this.serviceHandler(node as Algebra.Service, env.scope, env.graph);
+      }
+      case 'nop':
+        return { op: new Identity(), mentioned: new Set() };
+      case 'from':
+        throw new EvaluationError('FROM is only allowed at the top of a query');
+      default:
+        throw new EvaluationError(`unsupported algebra operation ${node.type}`);
+    }
+  }
+
+  // ---- patterns ----
+
+  private term(t: Term, scope: Scope): PatternTerm {
+    if (t.termType === 'Variable') return { kind: 'slot', slot: scope.slot(t.value), label: `?${t.value}` };
+    // Blank nodes in query patterns act as variables that cannot be projected.
+    if (t.termType === 'BlankNode') return { kind: 'slot', slot: scope.slot(`_:${t.value}`), label: `_:${t.value}` };
+    return { kind: 'id', id: this.ctx.idOf(t), label: t.termType === 'NamedNode' ? `<${t.value}>` : JSON.stringify(t.value) };
+  }
+
+  private graphRef(g: Term | undefined, env: Env): GraphRef {
+    if (!g || g.termType === 'DefaultGraph') return env.graph;
+    if (g.termType === 'Variable') return { kind: 'slot', slot: env.scope.slot(g.value) };
+    return { kind: 'id', id: this.ctx.idOf(g) };
+  }
+
+  private bgp(patterns: Algebra.Pattern[], env: Env): Planned {
+    if (patterns.length === 0) return { op: new Identity(), mentioned: new Set() };
+    const scans = patterns.map(
+      (p) => new PatternScan(this.term(p.subject, env.scope), this.term(p.predicate, env.scope), this.term(p.object, env.scope), this.graphRef(p.graph, env)),
+    );
+    const ordered = orderPatterns(scans, env.inputVars, this.ctx);
+    const op = ordered.length === 1 ? ordered[0] : new Sequence(ordered);
+    op.estimate = ordered.reduce((acc, s) => acc * Math.max(s.estimate, 0.01), 1);
+    return { op, mentioned: union(...scans.map((s) => s.maybe)) };
+  }
+
+  private path(node: Algebra.Path, env: Env): Planned {
+    const op = new PathScan(this.term(node.subject, env.scope), this.pathExpr(node.predicate), this.term(node.object, env.scope), this.graphRef(node.graph, env));
+    return { op, mentioned: new Set(op.maybe) };
+  }
+
+  private pathExpr(p: Algebra.PropertyPathSymbol): PathExpr {
+    switch (p.type) {
+      case 'link':
+        return { type: 'link', iri: this.ctx.storeIdOf((p as Algebra.Link).iri) };
+      case 'inv':
+        return { type: 'inv', path: this.pathExpr((p as Algebra.Inv).path) };
+      case 'seq':
+        return { type: 'seq', items: (p as Algebra.Seq).input.map((x) => this.pathExpr(x)) };
+      case 'alt':
+        return { type: 'alt', items: (p as Algebra.Alt).input.map((x) => this.pathExpr(x)) };
+      case 'nps':
+        return { type: 'nps', iris: (p as Algebra.Nps).iris.map((iri) => this.ctx.storeIdOf(iri)) };
+      case 'ZeroOrMorePath':
+        return { type: 'zeroOrMore', path: this.pathExpr((p as Algebra.ZeroOrMorePath).path) };
+      case 'OneOrMorePath':
+        return { type: 'oneOrMore', path: this.pathExpr((p as Algebra.OneOrMorePath).path) };
+      case 'ZeroOrOnePath':
+        return { type: 'zeroOrOne', path: this.pathExpr((p as Algebra.ZeroOrOnePath).path) };
+      default:
+        throw new EvaluationError(`unsupported property path ${(p as { type: string }).type}`);
+    }
+  }
+
+  // ---- combinations ----
+
+  private join(inputs: Algebra.Operation[], env: Env): Planned {
+    const steps: Operator[] = [];
+    const mentioned = new Set<number>();
+    let inputVars = new Set(env.inputVars);
+    inputs.forEach((input, i) => {
+      const planned = this.compileChild(input, { ...env, inputVars, atRoot: env.atRoot && i === 0 });
+      steps.push(planned.op);
+      for (const s of planned.mentioned) mentioned.add(s);
+      inputVars = union(inputVars, planned.op.maybe);
+    });
+    return { op: steps.length === 1 ? steps[0] : new Sequence(steps), mentioned };
+  }
+
+  private leftJoin(node: Algebra.LeftJoin, env: Env): Planned {
+    const [a, b] = node.input;
+    const left = this.compileChild(a, env);
+    const right = this.compileChild(b, { ...env, inputVars: union(env.inputVars, left.op.maybe), atRoot: false });
+    const mentioned = union(left.mentioned, right.mentioned);
+    let condition: CompiledExpression | null = null;
+    if (node.expression) {
+      condition = this.expression(node.expression, env);
+      for (const s of condition.slots) mentioned.add(s);
+    }
+    const tag = env.scope.hidden('optional');
+    return { op: new LeftJoin(left.op, right.op, condition, tag), mentioned };
+  }
+
+  private filter(node: Algebra.Filter, env: Env): Planned {
+    const child = this.compileChild(node.input, env);
+    const condition = this.expression(node.expression, env);
+    return { op: new Filter(child.op, condition), mentioned: union(child.mentioned, condition.slots) };
+  }
+
+  private extend(node: Algebra.Extend, env: Env): Planned {
+    const child = this.compileChild(node.input, env);
+    const slot = env.scope.slot(node.variable.value);
+    const expression = this.expression(node.expression, env);
+    return {
+      op: new Extend(child.op, slot, expression, node.variable.value),
+      mentioned: union(child.mentioned, expression.slots, [slot]),
+    };
+  }
+
+  private values(node: Algebra.Values, env: Env): Planned {
+    const names = node.variables.map((v) => v.value);
+    const slots = names.map((n) => env.scope.slot(n));
+    const rows = node.bindings.map((b) => names.map((n) => b[n] as Term | undefined));
+    return { op: new Values(slots, rows), mentioned: new Set(slots) };
+  }
+
+  private graph(node: Algebra.Graph, env: Env): Planned {
+    if (node.name.termType === 'NamedNode') {
+      return this.compile(node.input, { ...env, graph: { kind: 'id', id: this.ctx.idOf(node.name) } });
+    }
+    const slot = env.scope.slot(node.name.value);
+    const inner: Env = { ...env, graph: { kind: 'slot', slot } };
+    if (!containsModifier(node.input)) {
+      const direct = this.compile(node.input, inner);
+      if (direct.op.certain.has(slot)) return { op: direct.op, mentioned: union(direct.mentioned, [slot]) };
+    }
+    // The group does not bind the graph variable by itself: run it once per named graph.
+    const child = this.compileChild(node.input, { ...inner, inputVars: union(env.inputVars, [slot]), atRoot: false, params: [...env.params, slot] });
+    return { op: new GraphEnumerate(child.op, slot), mentioned: union(child.mentioned, [slot]) };
+  }
+
+  // ---- modifiers and sub-queries ----
+
+  private project(node: Algebra.Project, env: Env): Planned {
+    const names = node.variables.map((v) => v.value);
+    const scope = env.scope.child(names);
+    const slots = names.map((n) => scope.slot(n));
+    const child = this.compile(node.input, { ...env, scope });
+    const visible = new Set(slots);
+    return { op: new Project(child.op, slots), mentioned: new Set([...child.mentioned].filter((s) => visible.has(s))) };
+  }
+
+  private group(node: Algebra.Group, env: Env): Planned {
+    const child = this.compile(node.input, env);
+    const keySlots = node.variables.map((v) => env.scope.slot(v.value));
+    const aggregates: AggregateSpec[] = node.aggregates.map((a) => ({
+      slot: env.scope.slot(a.variable.value),
+      aggregator: a.aggregator as AggregatorName,
+      distinct: a.distinct,
+      expression: a.expression.subType === 'wildcard' ? null : this.expression(a.expression, env),
+      separator: a.separator ?? ' ',
+    }));
+    const op = new Group(child.op, keySlots, aggregates, [...child.op.maybe]);
+    return { op, mentioned: union(child.mentioned, op.maybe) };
+  }
+
+  private orderBy(node: Algebra.OrderBy, env: Env): Planned {
+    const child = this.compile(node.input, env);
+    const keys: SortKey[] = node.expressions.map((e) => {
+      const descending = e.subType === 'operator' && (e as Algebra.OperatorExpression).operator === 'desc';
+      const ascending = e.subType === 'operator' && (e as Algebra.OperatorExpression).operator === 'asc';
+      const inner = descending || ascending ? (e as Algebra.OperatorExpression).args[0] : e;
+      return { expression: this.expression(inner, env), descending };
+    });
+    return { op: new OrderBy(child.op, keys), mentioned: child.mentioned };
+  }
+
+  // ---- expressions ----
+
+  expression(expr: Algebra.Expression, env: Env): CompiledExpression {
+    const scope: ExpressionScope = {
+      slotOf: (name) => env.scope.slot(name),
+      planExists: (pattern) => {
+        // EXISTS sees the current solution: every slot of the scope may be bound.
+        const all = new Set<number>();
+        for (let i = 0; i < env.scope.allocator.width; i++) all.add(i);
+        return this.compileChild(pattern, { ...env, inputVars: all, atRoot: false, substitute: true }).op;
+      },
+    };
+    return compileExpression(expr, scope);
+  }
+}
+
+function containsModifier(node: Algebra.Operation): boolean {
+  if (MODIFIERS.has(node.type)) return true;
+  const input = (node as { input?: Algebra.Operation | Algebra.Operation[] }).input;
+  if (!input) return false;
+  return Array.isArray(input) ? input.some(containsModifier) : containsModifier(input);
+}

@@ -1,0 +1,165 @@
+/**
+ * The engine's entry points: a query over a snapshot of the store, an update in one transaction.
+ * Evaluation is synchronous and lazy: rows are computed as the consumer pulls batches, and the
+ * snapshot is released when the consumer finishes or stops.
+ */
+import type { Algebra } from '../sparql/parse.js';
+import { parseQuery, type ParsedQuery } from '../sparql/parse.js';
+import type { QuadStore, StoreReader } from '../store/quad-store.js';
+import type { Quad, Term } from '../rdf/terms.js';
+import type { SolutionRow } from '../service/sparql-service.js';
+import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
+import { unitBatch } from './batch.js';
+import { ExecContext } from './context.js';
+import { resolveDataset, type DatasetClauses } from './dataset.js';
+import { Planner } from './plan/planner.js';
+import { Scope, SlotAllocator } from './plan/scope.js';
+import type { Operator } from './operators/operator.js';
+import { constructQuads } from './construct.js';
+import { describeQuads } from './describe.js';
+import { planService, prefetchServices, type ServiceResults } from './service-call.js';
+
+export { runUpdate } from './update/update-executor.js';
+
+const ROWS_PER_BATCH = 1024;
+
+export async function runQuery(store: QuadStore, query: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult> {
+  const parsed = parseQuery(query, options.baseIri);
+  const services = await prefetchServices(parsed.algebra, options);
+  const reader = store.reader();
+  try {
+    return evaluateQuery(parsed, reader, options, () => reader.release(), services);
+  } catch (error) {
+    reader.release();
+    throw error;
+  }
+}
+
+/** Plans and starts a parsed query on a reader; `done` runs when the result is consumed or abandoned. */
+export function evaluateQuery(
+  parsed: ParsedQuery,
+  reader: StoreReader,
+  options: EngineQueryOptions,
+  done: () => void,
+  services: ServiceResults = new Map(),
+): EngineQueryResult {
+  let root = parsed.algebra;
+  let clauses: DatasetClauses | undefined;
+  if (root.type === 'from') {
+    clauses = root as Algebra.From;
+    root = (root as Algebra.From).input;
+  }
+  const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris);
+  const ctx = new ExecContext(reader, dataset, options, options.baseIri);
+  const allocator = new SlotAllocator();
+  const scope = new Scope(allocator);
+  const planner = new Planner(ctx);
+  planner.serviceHandler = (op, s, graph) => planService(op, s, graph, services);
+
+  switch (root.type) {
+    case 'ask': {
+      const op = planner.plan((root as Algebra.Ask).input, scope);
+      ctx.width = allocator.width;
+      try {
+        let found = false;
+        for (const batch of op.execute([unitBatch(ctx.width)], ctx)) {
+          if (batch.length > 0) {
+            found = true;
+            break;
+          }
+        }
+        return { kind: 'boolean', value: found };
+      } finally {
+        done();
+      }
+    }
+    case 'construct': {
+      const c = root as Algebra.Construct;
+      const op = planner.plan(c.input, scope);
+      ctx.width = allocator.width;
+      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(constructQuads(op, c.template, scope, ctx), done) };
+    }
+    case 'describe': {
+      const d = root as Algebra.Describe;
+      const op = planner.plan(d.input, scope);
+      ctx.width = allocator.width;
+      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(describeQuads(op, d.terms, scope, ctx), done) };
+    }
+    default: {
+      const variables = projectedVariables(root);
+      const op = planner.plan(root, scope);
+      ctx.width = allocator.width;
+      const slots = variables.map((v) => scope.slot(v));
+      return { kind: 'bindings', variables, rows: guarded(solutionRows(op, slots, ctx), done) };
+    }
+  }
+}
+
+/** The variables of the outermost projection, in the query's order. */
+function projectedVariables(root: Algebra.Operation): string[] {
+  let node: Algebra.Operation | undefined = root;
+  while (node) {
+    if (node.type === 'project') return (node as Algebra.Project).variables.map((v) => v.value);
+    node = (node as { input?: Algebra.Operation }).input;
+  }
+  return [];
+}
+
+function* solutionRows(op: Operator, slots: number[], ctx: ExecContext): Generator<SolutionRow[]> {
+  const width = ctx.width;
+  let rows: SolutionRow[] = [];
+  for (const batch of op.execute([unitBatch(width)], ctx)) {
+    const data = batch.data;
+    for (let r = 0; r < batch.length; r++) {
+      const offset = r * width;
+      const row: SolutionRow = new Array(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const id = data[offset + slots[i]];
+        row[i] = id === 0 ? undefined : ctx.termOf(id);
+      }
+      rows.push(row);
+      if (rows.length >= ROWS_PER_BATCH) {
+        yield rows;
+        rows = [];
+      }
+    }
+  }
+  if (rows.length > 0) yield rows;
+}
+
+/** Runs `done` exactly once, when the iteration ends, fails, or is abandoned. */
+function guarded<T>(source: Iterable<T>, done: () => void): Iterable<T> {
+  let finished = false;
+  const finish = () => {
+    if (!finished) {
+      finished = true;
+      done();
+    }
+  };
+  return {
+    [Symbol.iterator]() {
+      const it = source[Symbol.iterator]();
+      return {
+        next() {
+          try {
+            const step = it.next();
+            if (step.done) finish();
+            return step;
+          } catch (error) {
+            finish();
+            throw error;
+          }
+        },
+        return(value?: unknown) {
+          try {
+            it.return?.(value as never);
+          } finally {
+            finish();
+          }
+          return { done: true, value: undefined as never };
+        },
+      };
+    },
+  };
+}
+

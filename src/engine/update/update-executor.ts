@@ -1,0 +1,231 @@
+/**
+ * SPARQL 1.1 Update. A request is one transaction: documents for LOAD are fetched first, then
+ * every operation runs in one synchronous write transaction, each seeing the effects of those
+ * before it. Any failure aborts the transaction, so nothing of the request stays.
+ */
+import type { Algebra } from '../../sparql/parse.js';
+import { parseUpdate } from '../../sparql/parse.js';
+import { EvaluationError, ProtocolError } from '../../errors.js';
+import { blankNode, type Quad, type Term } from '../../rdf/terms.js';
+import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/quad-store.js';
+import type { EngineUpdateOptions } from '../engine-api.js';
+import { unitBatch } from '../batch.js';
+import { ExecContext, STORE_DATASET } from '../context.js';
+import { resolveDataset, type DatasetClauses } from '../dataset.js';
+import { Planner } from '../plan/planner.js';
+import { Scope, SlotAllocator } from '../plan/scope.js';
+import { RowBuffer } from '../row-buffer.js';
+import { validTriple } from '../construct.js';
+import { fetchLoadDocuments, type LoadedDocuments } from './load-documents.js';
+
+let requestCounter = 0;
+
+export async function runUpdate(store: QuadStore, update: string, options: EngineUpdateOptions = {}): Promise<void> {
+  const parsed = parseUpdate(update, options.baseIri);
+  const usingParams = (options.usingGraphUris?.length ?? 0) + (options.usingNamedGraphUris?.length ?? 0) > 0;
+  if (usingParams && parsed.hasDatasetClauses) {
+    throw new ProtocolError('using-graph-uri / using-named-graph-uri may not be combined with USING, USING NAMED or WITH in the request');
+  }
+  const documents = await fetchLoadDocuments(parsed.operations, options);
+  const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
+  store.write((writer) => {
+    parsed.operations.forEach((op, i) => {
+      checkLimits(options);
+      applyOperation(op, writer, options, documents, `${requestId}_${i}`);
+    });
+  });
+}
+
+function checkLimits(options: EngineUpdateOptions): void {
+  new ExecContext(null as never, STORE_DATASET, options).checkpoint();
+}
+
+function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions, documents: LoadedDocuments, bnodeScope: string): void {
+  switch (op.type) {
+    case 'deleteinsert':
+      return deleteInsert(op as Algebra.DeleteInsert, w, options, bnodeScope);
+    case 'load':
+      return load(op as Algebra.Load, w, documents);
+    case 'clear':
+      return clear(op as Algebra.Clear, w);
+    case 'drop':
+      return drop(op as Algebra.Drop, w);
+    case 'create':
+      return create(op as Algebra.Create, w);
+    case 'add':
+    case 'move':
+    case 'copy':
+      return transfer(op.type, op as Algebra.Add, w);
+    default:
+      throw new EvaluationError(`unsupported update operation ${op.type}`);
+  }
+}
+
+// ---- DELETE / INSERT ----
+
+function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineUpdateOptions, bnodeScope: string): void {
+  const deletes: Quad[] = [];
+  const inserts: Quad[] = [];
+  if (!op.where) {
+    // INSERT DATA / DELETE DATA: ground quads; blank nodes of INSERT DATA are new ones.
+    for (const p of op.delete ?? []) deletes.push(p as unknown as Quad);
+    for (const p of op.insert ?? []) inserts.push(freshBlankNodes(p as unknown as Quad, bnodeScope, 0));
+  } else {
+    const { rows, termOf } = solutions(op.where, w, options);
+    for (let i = 0; i < rows.length; i++) {
+      for (const p of op.delete ?? []) {
+        const q = instantiate(p, rows[i], termOf, null);
+        if (q) deletes.push(q);
+      }
+      for (const p of op.insert ?? []) {
+        const q = instantiate(p, rows[i], termOf, `${bnodeScope}_${i}`);
+        if (q) inserts.push(q);
+      }
+    }
+  }
+  // Deletions come first, then insertions, both from the same solutions (SPARQL 1.1 Update 3.1.3).
+  for (const q of deletes) {
+    const ids = existingIds(q, w);
+    if (ids) w.remove(ids[0], ids[1], ids[2], ids[3]);
+  }
+  for (const q of inserts) w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), graphId(q.graph, w));
+}
+
+/** The WHERE clause's solutions, as maps from variable name to term. */
+function solutions(where: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions) {
+  let root = where;
+  let clauses: DatasetClauses | undefined;
+  if (root.type === 'from') {
+    clauses = root as Algebra.From;
+    root = (root as Algebra.From).input;
+  }
+  const dataset = resolveDataset(w, clauses, options.usingGraphUris, options.usingNamedGraphUris);
+  const ctx = new ExecContext(w, dataset, options, options.baseIri);
+  const allocator = new SlotAllocator();
+  const scope = new Scope(allocator);
+  const op = new Planner(ctx).plan(root, scope);
+  ctx.width = allocator.width;
+  // All solutions are computed before any change: the WHERE clause sees the store as it was.
+  const buffer = new RowBuffer(ctx.width);
+  for (const batch of op.execute([unitBatch(ctx.width)], ctx)) buffer.pushBatch(batch, ctx);
+  const names = allocator.names;
+  const rows: Map<string, number>[] = [];
+  for (let r = 0; r < buffer.length; r++) {
+    const row = new Map<string, number>();
+    names.forEach((name, slot) => {
+      const id = buffer.data[r * ctx.width + slot];
+      if (id !== 0 && !row.has(name)) row.set(name, id);
+    });
+    rows.push(row);
+  }
+  return { rows, termOf: (id: number) => ctx.termOf(id) };
+}
+
+function instantiate(p: Algebra.Pattern, row: Map<string, number>, termOf: (id: number) => Term, bnodeScope: string | null): Quad | null {
+  const resolve = (t: Term): Term | undefined => {
+    if (t.termType === 'Variable') {
+      const id = row.get(t.value);
+      return id === undefined ? undefined : termOf(id);
+    }
+    if (t.termType === 'BlankNode' && bnodeScope !== null) return blankNode(`${bnodeScope}_${t.value}`);
+    return t;
+  };
+  const s = resolve(p.subject);
+  const pr = resolve(p.predicate);
+  const o = resolve(p.object);
+  const g = p.graph.termType === 'DefaultGraph' ? p.graph : resolve(p.graph);
+  if (!s || !pr || !o || !g || !validTriple(s, pr, o)) return null;
+  if (g.termType !== 'DefaultGraph' && g.termType !== 'NamedNode') return null;
+  return { subject: s, predicate: pr, object: o, graph: g } as Quad;
+}
+
+function freshBlankNodes(q: Quad, scope: string, i: number): Quad {
+  const fresh = (t: Term) => (t.termType === 'BlankNode' ? blankNode(`${scope}_${i}_${t.value}`) : t);
+  return { subject: fresh(q.subject), predicate: q.predicate, object: fresh(q.object), graph: q.graph } as Quad;
+}
+
+function graphId(g: Term, w: StoreWriter): TermId {
+  return g.termType === 'DefaultGraph' ? DEFAULT_GRAPH_ID : w.intern(g);
+}
+
+/** IDs of a quad's terms when the store holds them all (else it cannot hold the quad). */
+function existingIds(q: Quad, w: StoreWriter): [TermId, TermId, TermId, TermId] | null {
+  const s = w.idOf(q.subject);
+  const p = w.idOf(q.predicate);
+  const o = w.idOf(q.object);
+  const g = q.graph.termType === 'DefaultGraph' ? DEFAULT_GRAPH_ID : w.idOf(q.graph);
+  if (s === undefined || p === undefined || o === undefined || g === undefined) return null;
+  return [s, p, o, g];
+}
+
+// ---- graph management ----
+
+function load(op: Algebra.Load, w: StoreWriter, documents: LoadedDocuments): void {
+  const document = documents.get(op);
+  if (document === undefined || document instanceof Error) {
+    if (op.silent) return;
+    throw document instanceof Error ? document : new EvaluationError(`LOAD <${op.source.value}> failed`);
+  }
+  const target = op.destination ? w.intern(op.destination) : DEFAULT_GRAPH_ID;
+  if (op.destination) w.createGraph(target);
+  const scope = `l${Date.now().toString(36)}`;
+  for (const q of document) {
+    const fresh = freshBlankNodes(q, scope, 0);
+    // A triple document goes into the target graph; a quad document keeps its named graphs.
+    const g = q.graph.termType === 'DefaultGraph' ? target : w.intern(q.graph);
+    w.add(w.intern(fresh.subject), w.intern(fresh.predicate), w.intern(fresh.object), g);
+  }
+}
+
+type GraphTarget = 'DEFAULT' | 'NAMED' | 'ALL' | Term;
+
+/** The graphs an operation addresses; a named graph that does not exist fails unless SILENT. */
+function targetGraphs(target: GraphTarget, w: StoreWriter, silent: boolean | undefined, verb: string): TermId[] {
+  if (target === 'DEFAULT') return [DEFAULT_GRAPH_ID];
+  if (target === 'NAMED') return w.namedGraphs();
+  if (target === 'ALL') return [DEFAULT_GRAPH_ID, ...w.namedGraphs()];
+  const id = w.idOf(target);
+  if (id === undefined || !w.hasNamedGraph(id)) {
+    if (silent) return [];
+    throw new EvaluationError(`${verb}: the graph <${target.value}> does not exist`);
+  }
+  return [id];
+}
+
+function clear(op: Algebra.Clear, w: StoreWriter): void {
+  for (const g of targetGraphs(op.source, w, op.silent, 'CLEAR')) w.clearGraph(g);
+}
+
+function drop(op: Algebra.Drop, w: StoreWriter): void {
+  for (const g of targetGraphs(op.source, w, op.silent, 'DROP')) {
+    if (g === DEFAULT_GRAPH_ID) w.clearGraph(g);
+    else w.dropGraph(g);
+  }
+}
+
+function create(op: Algebra.Create, w: StoreWriter): void {
+  const id = w.intern(op.source);
+  if (!w.createGraph(id) && !op.silent) throw new EvaluationError(`CREATE: the graph <${op.source.value}> already exists`);
+}
+
+/** ADD, MOVE and COPY (SPARQL 1.1 Update 3.2.3 to 3.2.5). */
+function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter): void {
+  const source = op.source === 'DEFAULT' ? DEFAULT_GRAPH_ID : w.idOf(op.source);
+  const sourceExists = source === DEFAULT_GRAPH_ID || (source !== undefined && w.hasNamedGraph(source));
+  if (!sourceExists) {
+    if (op.silent) return;
+    throw new EvaluationError(`${kind.toUpperCase()}: the graph <${(op.source as Term).value}> does not exist`);
+  }
+  const destination = op.destination === 'DEFAULT' ? DEFAULT_GRAPH_ID : w.intern(op.destination);
+  if (source === destination) return;
+  const quads: [TermId, TermId, TermId][] = [];
+  for (const q of w.scan(0, 0, 0, source!)) quads.push([q[0], q[1], q[2]]);
+  if (kind !== 'add') w.clearGraph(destination);
+  if (destination !== DEFAULT_GRAPH_ID) w.createGraph(destination);
+  for (const [s, p, o] of quads) w.add(s, p, o, destination);
+  if (kind === 'move') {
+    if (source === DEFAULT_GRAPH_ID) w.clearGraph(source);
+    else w.dropGraph(source!);
+  }
+}
+

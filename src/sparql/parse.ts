@@ -1,0 +1,119 @@
+/**
+ * SPARQL text to algebra, through Traqula. Queries are translated without the quads option so
+ * that GRAPH stays an operator (GRAPH ?g {} and sub-SELECTs inside GRAPH keep their meaning);
+ * updates need the quads option (Traqula translates INSERT/DELETE templates only that way).
+ * Every failure becomes our SyntaxError with a line and column where the parser gives a position.
+ */
+import { Parser } from '@traqula/parser-sparql-1-1';
+import { toAlgebra } from '@traqula/algebra-sparql-1-1';
+import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { SyntaxError } from '../errors.js';
+
+export type { Algebra };
+
+export interface ParsedQuery {
+  algebra: Algebra.Operation;
+  /** Prefixes declared in the query text, for Turtle output of CONSTRUCT and DESCRIBE. */
+  prefixes: Record<string, string>;
+}
+
+export interface ParsedUpdate {
+  /** The operations of the request, in order. */
+  operations: Algebra.Operation[];
+  /** Whether any operation names its own dataset (USING, USING NAMED or WITH). */
+  hasDatasetClauses: boolean;
+}
+
+const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
+
+export function parseQuery(text: string, baseIri?: string): ParsedQuery {
+  const ast = parseText(text, baseIri) as any;
+  if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
+  const algebra = translate(ast, false, baseIri);
+  return { algebra, prefixes: prefixesOf(ast) };
+}
+
+export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
+  const ast = parseText(text, baseIri) as any;
+  if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
+  const algebra = translate(ast, true, baseIri);
+  const hasDatasetClauses = (ast.updates ?? []).some(
+    (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,
+  );
+  if (algebra.type === 'compositeupdate') {
+    const operations = (algebra as Algebra.CompositeUpdate).updates.filter((op) => op.type !== 'nop');
+    return { operations, hasDatasetClauses };
+  }
+  return { operations: algebra.type === 'nop' ? [] : [algebra], hasDatasetClauses };
+}
+
+function parseText(text: string, baseIri?: string): unknown {
+  try {
+    return baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any);
+  } catch (error) {
+    throw toSyntaxError(error, text);
+  }
+}
+
+function translate(ast: unknown, quads: boolean, baseIri?: string): Algebra.Operation {
+  try {
+    return toAlgebra(ast as any, { quads, baseIRI: baseIri }) as Algebra.Operation;
+  } catch (error) {
+    // The translation rejects what the grammar alone lets through (e.g. relative IRIs without a
+    // base, variables reused in SELECT): for a client that is still a malformed request.
+    throw new SyntaxError(messageOf(error));
+  }
+}
+
+function prefixesOf(ast: any): Record<string, string> {
+  const prefixes: Record<string, string> = {};
+  for (const def of ast.context ?? []) {
+    if (def.subType === 'prefix' && def.value?.value !== undefined) prefixes[def.key] = def.value.value;
+  }
+  return prefixes;
+}
+
+/** Chevrotain's messages name the position in their text: "on line N" with a caret line, or an offset. */
+export function toSyntaxError(error: unknown, text: string): SyntaxError {
+  const message = messageOf(error);
+  const onLine = /^Parse error on line (\d+)\n[^\n]*\n(-*)\^\n([\s\S]*)$/.exec(message);
+  if (onLine) {
+    return new SyntaxError(summarize(onLine[3]), Number(onLine[1]), onLine[2].length + 1);
+  }
+  if (message.startsWith('Parse error\n')) {
+    // No token position: the parser ran into the end of the input.
+    const { line, column } = positionOfOffset(text, text.length);
+    return new SyntaxError(`unexpected end of input; ${summarize(message.slice(12))}`, line, column);
+  }
+  const atOffset = /at offset: (\d+)/.exec(message);
+  if (atOffset) {
+    const { line, column } = positionOfOffset(text, Number(atOffset[1]));
+    return new SyntaxError(message.replace(/,? ?skipped \d+ characters\.?/, '').replace(/ at offset: \d+/, ''), line, column);
+  }
+  return new SyntaxError(message);
+}
+
+/** Chevrotain lists every token it would have accepted; keep the message readable. */
+function summarize(detail: string): string {
+  const found = /but found: '([^']*)'/.exec(detail);
+  const expectingMany = detail.includes('one of these possible Token sequences');
+  const firstLine = detail.split('\n')[0].trim();
+  if (expectingMany) return `syntax error${found && found[1] ? ` at '${found[1]}'` : ''}`;
+  return firstLine.length > 200 ? firstLine.slice(0, 200) + '…' : firstLine;
+}
+
+function positionOfOffset(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
