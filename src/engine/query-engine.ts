@@ -50,7 +50,7 @@ export function evaluateQuery(
     root = (root as Algebra.From).input;
   }
   const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris);
-  const ctx = new ExecContext(reader, dataset, options, options.baseIri);
+  const ctx = new ExecContext(reader, dataset, options, parsed.baseIri ?? options.baseIri);
   const allocator = new SlotAllocator();
   const scope = new Scope(allocator);
   const planner = new Planner(ctx);

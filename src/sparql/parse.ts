@@ -15,6 +15,8 @@ export interface ParsedQuery {
   algebra: Algebra.Operation;
   /** Prefixes declared in the query text, for Turtle output of CONSTRUCT and DESCRIBE. */
   prefixes: Record<string, string>;
+  /** The base IRI in force at the end of the prologue (BASE, else the one given), for IRI(). */
+  baseIri?: string;
 }
 
 export interface ParsedUpdate {
@@ -30,7 +32,7 @@ export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
   const algebra = translate(ast, false, baseIri);
-  return { algebra, prefixes: prefixesOf(ast) };
+  return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri };
 }
 
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
@@ -63,6 +65,12 @@ function translate(ast: unknown, quads: boolean, baseIri?: string): Algebra.Oper
     // base, variables reused in SELECT): for a client that is still a malformed request.
     throw new SyntaxError(messageOf(error));
   }
+}
+
+function declaredBase(ast: any): string | undefined {
+  let base: string | undefined;
+  for (const def of ast.context ?? []) if (def.subType === 'base' && def.value?.value !== undefined) base = def.value.value;
+  return base;
 }
 
 function prefixesOf(ast: any): Record<string, string> {

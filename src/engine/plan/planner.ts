@@ -229,10 +229,10 @@ export class Planner {
     const child = this.compileChild(node.input, env);
     const slot = env.scope.slot(node.variable.value);
     const expression = this.expression(node.expression, env);
-    return {
-      op: new Extend(child.op, slot, expression, node.variable.value),
-      mentioned: union(child.mentioned, expression.slots, [slot]),
-    };
+    const binding = { slot, expression, name: node.variable.value };
+    // Consecutive bindings (a SELECT's expressions) share one operator and one BNODE scope per row.
+    const op = child.op instanceof Extend ? new Extend(child.op.child, [...child.op.bindings, binding]) : new Extend(child.op, [binding]);
+    return { op, mentioned: union(child.mentioned, expression.slots, [slot]) };
   }
 
   private values(node: Algebra.Values, env: Env): Planned {

@@ -1,0 +1,34 @@
+/** Effective boolean value (SPARQL 1.1 section 17.2.2), used by FILTER, &&, ||, ! and IF. */
+import type { Term } from '../../rdf/terms.js';
+import { ExpressionError } from './context.js';
+import { numericTypeOf, xsd } from './xsd-types.js';
+import { describe, literalValue } from './values.js';
+
+export function effectiveBooleanValue(term: Term): boolean {
+  if (term.termType !== 'Literal') throw new ExpressionError(`no effective boolean value for ${describe(term)}`);
+  const v = literalValue(term);
+  switch (v.kind) {
+    case 'boolean':
+      return v.value;
+    case 'numeric': {
+      const n = v.value;
+      switch (n.type) {
+        case 'integer':
+          return n.value !== 0n;
+        case 'decimal':
+          return !n.value.isZero();
+        default:
+          return n.value !== 0 && !Number.isNaN(n.value);
+      }
+    }
+    case 'string':
+    case 'langString':
+      return v.value.length > 0;
+    case 'invalid':
+      // An ill-typed boolean or number has the EBV false rather than no EBV at all.
+      if (v.datatype === xsd.boolean || numericTypeOf(v.datatype)) return false;
+      throw new ExpressionError(`no effective boolean value for ${describe(term)}`);
+    default:
+      throw new ExpressionError(`no effective boolean value for ${describe(term)}`);
+  }
+}

@@ -1,0 +1,17 @@
+/** MD5, SHA1, SHA256, SHA384, SHA512 of a simple literal's UTF-8 bytes, as lowercase hex. */
+import { createHash } from 'node:crypto';
+import type { Term } from '../../rdf/terms.js';
+import { simpleLiteralArgument } from './strings.js';
+import { simpleLiteral } from './values.js';
+
+function hashFunction(algorithm: string): (args: Term[]) => Term {
+  return ([arg]) => simpleLiteral(createHash(algorithm).update(simpleLiteralArgument(arg), 'utf8').digest('hex'));
+}
+
+export const hashFunctions: Record<string, (args: Term[]) => Term> = {
+  md5: hashFunction('md5'),
+  sha1: hashFunction('sha1'),
+  sha256: hashFunction('sha256'),
+  sha384: hashFunction('sha384'),
+  sha512: hashFunction('sha512'),
+};

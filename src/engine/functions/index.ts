@@ -1,0 +1,10 @@
+/**
+ * The SPARQL 1.1 function library (section 17). The evaluator handles the special forms
+ * (&&, ||, IF, COALESCE, BOUND, IN, NOT IN, EXISTS) and calls into this module for the rest.
+ */
+export { ExpressionError, type FunctionContext } from './context.js';
+export { effectiveBooleanValue } from './ebv.js';
+export { rdfTermEqual, compareValues, orderByCompare } from './compare.js';
+export { callFunction, isFunctionKnown, knownFunctionNames } from './registry.js';
+export { literalValue, type LiteralValue, type NumericValue, booleanLiteral, TRUE, FALSE } from './values.js';
+export { Decimal } from './decimal.js';

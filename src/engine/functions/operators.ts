@@ -1,0 +1,43 @@
+/**
+ * The operators of SPARQL 1.1 section 17.3 that evaluate all their operands: ! (logical-not),
+ * unary + and -, + - * /, and the comparisons. && and || short-circuit, so the evaluator does them.
+ */
+import type { Term } from '../../rdf/terms.js';
+import { compareValues, rdfTermEqual } from './compare.js';
+import { effectiveBooleanValue } from './ebv.js';
+import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';
+import { booleanLiteral, numericArgument } from './values.js';
+
+function binaryArithmetic(op: ArithmeticOperator): (args: Term[]) => Term {
+  return ([a, b]) => numericLiteral(arithmetic(op, numericArgument(a), numericArgument(b)));
+}
+
+/** Binary + and -, which Traqula may also hand over with one operand for the unary forms. */
+function plusOrMinus(op: '+' | '-'): (args: Term[]) => Term {
+  const binary = binaryArithmetic(op);
+  return (args) => (args.length === 1 ? (op === '+' ? unaryPlus(args) : unaryMinus(args)) : binary(args));
+}
+
+function unaryPlus([a]: Term[]): Term {
+  return numericLiteral(numericArgument(a));
+}
+
+function unaryMinus([a]: Term[]): Term {
+  return numericLiteral(negate(numericArgument(a)));
+}
+
+export const operatorFunctions: Record<string, (args: Term[]) => Term> = {
+  '!': ([a]) => booleanLiteral(!effectiveBooleanValue(a)),
+  uplus: unaryPlus,
+  uminus: unaryMinus,
+  '+': plusOrMinus('+'),
+  '-': plusOrMinus('-'),
+  '*': binaryArithmetic('*'),
+  '/': binaryArithmetic('/'),
+  '=': ([a, b]) => booleanLiteral(rdfTermEqual(a, b)),
+  '!=': ([a, b]) => booleanLiteral(!rdfTermEqual(a, b)),
+  '<': ([a, b]) => booleanLiteral(compareValues(a, b) < 0),
+  '>': ([a, b]) => booleanLiteral(compareValues(a, b) > 0),
+  '<=': ([a, b]) => booleanLiteral(compareValues(a, b) <= 0),
+  '>=': ([a, b]) => booleanLiteral(compareValues(a, b) >= 0),
+};

@@ -1,0 +1,87 @@
+/**
+ * Functions on RDF terms (SPARQL 1.1 sections 17.4.1 and 17.4.2): accessors (STR, LANG,
+ * DATATYPE), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
+ */
+import { randomUUID } from 'node:crypto';
+import { factory, type Term } from '../../rdf/terms.js';
+import { ExpressionError, type FunctionContext } from './context.js';
+import { hasForbiddenCharacters, isValidIri, resolveIri } from './iri.js';
+import { simpleLiteralArgument } from './strings.js';
+import { rdf, xsd } from './xsd-types.js';
+import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
+
+const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
+
+/** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
+const bnodePrefix = `f${randomUUID().slice(0, 8)}`;
+let bnodeCounter = 0;
+
+function freshBlankNode(): Term {
+  return factory.blankNode(`${bnodePrefix}_${(bnodeCounter++).toString(36)}`);
+}
+
+function str(term: Term): Term {
+  if (term.termType === 'NamedNode' || term.termType === 'Literal') return simpleLiteral(term.value);
+  throw new ExpressionError(`STR of ${describe(term)}`);
+}
+
+function iri(term: Term, ctx: FunctionContext): Term {
+  if (term.termType === 'NamedNode') return term;
+  const reference = simpleLiteralArgument(term);
+  if (hasForbiddenCharacters(reference)) throw new ExpressionError(`not an IRI: ${describe(term)}`);
+  const resolved = resolveIri(reference, ctx.baseIri);
+  if (!isValidIri(resolved)) throw new ExpressionError(`not an absolute IRI: ${describe(term)}`);
+  return factory.namedNode(resolved);
+}
+
+function bnode(args: Term[], ctx: FunctionContext): Term {
+  if (args.length === 0) return freshBlankNode();
+  const label = simpleLiteralArgument(args[0]);
+  let node = ctx.bnodes.get(label);
+  if (node === undefined) {
+    node = freshBlankNode();
+    ctx.bnodes.set(label, node);
+  }
+  return node;
+}
+
+function strdt(lexical: Term, datatype: Term): Term {
+  const value = simpleLiteralArgument(lexical);
+  if (datatype.termType !== 'NamedNode') throw new ExpressionError(`STRDT datatype must be an IRI: ${describe(datatype)}`);
+  if (datatype.value === rdf.langString) throw new ExpressionError('STRDT cannot make a language-tagged literal');
+  return datatype.value === xsd.string ? simpleLiteral(value) : factory.literal(value, datatypeNode(datatype.value));
+}
+
+function strlang(lexical: Term, language: Term): Term {
+  const value = simpleLiteralArgument(lexical);
+  const tag = simpleLiteralArgument(language);
+  if (!LANGUAGE_TAG.test(tag)) throw new ExpressionError(`not a language tag: ${JSON.stringify(tag)}`);
+  return factory.literal(value, tag);
+}
+
+function literalOnly(term: Term, what: string) {
+  if (term.termType !== 'Literal') throw new ExpressionError(`${what} of ${describe(term)}`);
+  return term;
+}
+
+export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) => Term> = {
+  str: ([a]) => str(a),
+  lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
+  datatype: ([a]) => {
+    const l = literalOnly(a, 'DATATYPE');
+    return l.language ? datatypeNode(rdf.langString) : l.datatype;
+  },
+  iri: ([a], ctx) => iri(a, ctx),
+  uri: ([a], ctx) => iri(a, ctx),
+  bnode: (args, ctx) => bnode(args, ctx),
+  strdt: ([a, b]) => strdt(a, b),
+  strlang: ([a, b]) => strlang(a, b),
+  uuid: () => factory.namedNode(`urn:uuid:${randomUUID()}`),
+  struuid: () => simpleLiteral(randomUUID()),
+  isiri: ([a]) => booleanLiteral(a.termType === 'NamedNode'),
+  isuri: ([a]) => booleanLiteral(a.termType === 'NamedNode'),
+  isblank: ([a]) => booleanLiteral(a.termType === 'BlankNode'),
+  isliteral: ([a]) => booleanLiteral(a.termType === 'Literal'),
+  isnumeric: ([a]) => booleanLiteral(valueOf(a)?.kind === 'numeric'),
+  sameterm: ([a, b]) => booleanLiteral(a.equals(b)),
+};
