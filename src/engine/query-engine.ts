@@ -6,7 +6,6 @@
 import type { Algebra } from '../sparql/parse.js';
 import { parseQuery, type ParsedQuery } from '../sparql/parse.js';
 import type { QuadStore, StoreReader } from '../store/quad-store.js';
-import type { Quad, Term } from '../rdf/terms.js';
 import type { SolutionRow } from '../service/sparql-service.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';

@@ -41,3 +41,12 @@ test('NOW is the query\'s fixed instant', () => {
   assert.equal(call('now', [], context), '"2024-01-02T03:04:05.678Z"^^<xsd:dateTime>');
   assert.equal(call('now', [], context), call('now', [], context));
 });
+
+test('24:00:00 is midnight at the end of the day', () => {
+  const d = dt('1999-12-31T24:00:00Z');
+  assert.equal(call('year', [d]), '"2000"^^<xsd:integer>');
+  assert.equal(call('month', [d]), '"1"^^<xsd:integer>');
+  assert.equal(call('day', [d]), '"1"^^<xsd:integer>');
+  assert.equal(call('hours', [d]), '"0"^^<xsd:integer>');
+  assert.equal(call('day', [dt('2000-02-28T24:00:00')]), '"29"^^<xsd:integer>');
+});

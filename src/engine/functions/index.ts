@@ -5,6 +5,6 @@
 export { ExpressionError, type FunctionContext } from './context.js';
 export { effectiveBooleanValue } from './ebv.js';
 export { rdfTermEqual, compareValues, orderByCompare } from './compare.js';
-export { callFunction, isFunctionKnown, knownFunctionNames } from './registry.js';
+export { callFunction, isFunctionKnown, knownFunctionNames, resolveFunction, type Implementation } from './registry.js';
 export { literalValue, type LiteralValue, type NumericValue, booleanLiteral, TRUE, FALSE } from './values.js';
 export { Decimal } from './decimal.js';

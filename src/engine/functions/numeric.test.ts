@@ -52,6 +52,7 @@ test('unary operators', () => {
   assert.equal(call('uminus', [int(3)]), '"-3"^^<xsd:integer>');
   assert.equal(call('uminus', [dec('-0.5')]), '"0.5"^^<xsd:decimal>');
   assert.equal(call('uplus', [lit('07', 'xsd:int')]), '"7"^^<xsd:integer>');
+  assert.equal(call('uplus', [dec('3')]), '"3"^^<xsd:decimal>'); // the operand itself
   assert.equal(call('-', [dbl('2')]), '"-2.0E0"^^<xsd:double>');
   assert.equal(attempt('uminus', [lit('3')]), 'error');
 });

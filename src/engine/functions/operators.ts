@@ -7,6 +7,7 @@ import { compareValues, rdfTermEqual } from './compare.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';
 import { booleanLiteral, numericArgument } from './values.js';
+import { NUMERIC_TYPE_IRI } from './xsd-types.js';
 
 function binaryArithmetic(op: ArithmeticOperator): (args: Term[]) => Term {
   return ([a, b]) => numericLiteral(arithmetic(op, numericArgument(a), numericArgument(b)));
@@ -18,8 +19,10 @@ function plusOrMinus(op: '+' | '-'): (args: Term[]) => Term {
   return (args) => (args.length === 1 ? (op === '+' ? unaryPlus(args) : unaryMinus(args)) : binary(args));
 }
 
+/** Returns its operand as written when it already has a primitive numeric type. */
 function unaryPlus([a]: Term[]): Term {
-  return numericLiteral(numericArgument(a));
+  const value = numericArgument(a);
+  return a.termType === 'Literal' && a.datatype.value === NUMERIC_TYPE_IRI[value.type] ? a : numericLiteral(value);
 }
 
 function unaryMinus([a]: Term[]): Term {

@@ -12,7 +12,7 @@ import { operatorFunctions } from './operators.js';
 import { stringFunctions } from './strings.js';
 import { termFunctions } from './term-functions.js';
 
-type Implementation = (args: Term[], ctx: FunctionContext) => Term;
+export type Implementation = (args: Term[], ctx: FunctionContext) => Term;
 
 interface Entry {
   min: number;
@@ -121,6 +121,15 @@ export function isFunctionKnown(name: string): boolean {
 /** Every name callFunction accepts, except the integer-derived cast IRIs (xsd:int, xsd:byte...). */
 export function knownFunctionNames(): string[] {
   return [...Object.keys(ARITY)];
+}
+
+/**
+ * Resolves a function once, for an expression compiler: the implementation for `arity` arguments,
+ * or undefined when the name is unknown or does not take that many arguments.
+ */
+export function resolveFunction(name: string, arity: number): Implementation | undefined {
+  const entry = lookup(name);
+  return entry && arity >= entry.min && arity <= entry.max ? entry.call : undefined;
 }
 
 export function callFunction(name: string, args: Term[], ctx: FunctionContext): Term {

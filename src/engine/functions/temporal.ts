@@ -79,9 +79,14 @@ function build(
   }
   const timezone = tz === undefined ? undefined : parseTimezone(tz);
   if (timezone !== undefined && Math.abs(timezone) > 14 * 60) return undefined;
-  const local = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  const instant = local - (timezone ?? 0) * 60;
-  return { kind, year, month, day, hour, minute, second, fraction, timezone, instant };
+  const days = daysFromCivil(year, month, day);
+  const instant = days * 86400 + hour * 3600 + minute * 60 + second - (timezone ?? 0) * 60;
+  if (hour === 24 && kind !== 'time') {
+    // 24:00:00 is midnight at the end of the day: the accessors see 00:00:00 of the next one.
+    const next = civilFromDays(days + 1);
+    return { kind, ...next, hour: 0, minute, second, fraction, timezone, instant };
+  }
+  return { kind, year, month, day, hour: hour % 24, minute, second, fraction, timezone, instant };
 }
 
 function parseTimezone(tz: string): number {
@@ -107,6 +112,18 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 function compareFraction(a: string, b: string): number {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callFunction, isFunctionKnown } from './index.js';
+import { callFunction, isFunctionKnown, resolveFunction } from './index.js';
 import { attempt, bnode, call, ctx, dbl, dt, int, iri, lit } from './test-helpers.js';
 
 test('STR, LANG and DATATYPE', () => {
@@ -75,4 +75,13 @@ test('the registry knows builtins by Traqula name, casts by IRI, and checks arit
   assert.ok(!isFunctionKnown('bound'));
   assert.equal(attempt('strlen', []), 'error');
   assert.equal(attempt('http://example.org/f', []), 'error');
+});
+
+test('resolveFunction looks a function up once for a known arity', () => {
+  const strlen = resolveFunction('strlen', 1);
+  assert.ok(strlen);
+  assert.equal(strlen([lit('abc')], ctx()).value, '3');
+  assert.equal(resolveFunction('strlen', 2), undefined);
+  assert.equal(resolveFunction('http://example.org/f', 1), undefined);
+  assert.ok(resolveFunction('http://www.w3.org/2001/XMLSchema#double', 1));
 });

@@ -64,6 +64,13 @@ function literalOnly(term: Term, what: string) {
   return term;
 }
 
+/** Field by field rather than a.equals(b): terms may come from different factories (Traqula's, ours). */
+function sameTerm(a: Term, b: Term): boolean {
+  if (a.termType !== b.termType || a.value !== b.value) return false;
+  if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
+  return a.language === b.language && a.datatype.value === b.datatype.value;
+}
+
 export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) => Term> = {
   str: ([a]) => str(a),
   lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
@@ -83,5 +90,5 @@ export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) 
   isblank: ([a]) => booleanLiteral(a.termType === 'BlankNode'),
   isliteral: ([a]) => booleanLiteral(a.termType === 'Literal'),
   isnumeric: ([a]) => booleanLiteral(valueOf(a)?.kind === 'numeric'),
-  sameterm: ([a, b]) => booleanLiteral(a.equals(b)),
+  sameterm: ([a, b]) => booleanLiteral(sameTerm(a, b)),
 };

@@ -4,7 +4,7 @@
  */
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { QUERY_LOCAL_ID_BASE, UNBOUND, type TermId } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
 import { Operator } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 

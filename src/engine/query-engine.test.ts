@@ -1,0 +1,179 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openStore } from '../store/lmdb-store.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { runQuery, runUpdate } from './query-engine.js';
+import { SyntaxError, EvaluationError, TimeoutError } from '../errors.js';
+
+const PREFIX = 'PREFIX : <http://ex/> ';
+
+/** Runs a SELECT and returns its rows as `var=value` strings, sorted unless the query orders them. */
+async function select(store: QuadStore, query: string, ordered = false): Promise<string[]> {
+  const result = await runQuery(store, PREFIX + query);
+  assert.equal(result.kind, 'bindings');
+  const rows: string[] = [];
+  if (result.kind !== 'bindings') return rows;
+  for (const batch of result.rows) {
+    for (const row of batch) rows.push(row.map((t, i) => `${result.variables[i]}=${t ? t.value : '-'}`).join(' '));
+  }
+  return ordered ? rows : rows.sort();
+}
+
+async function ask(store: QuadStore, query: string): Promise<boolean> {
+  const result = await runQuery(store, PREFIX + query);
+  assert.equal(result.kind, 'boolean');
+  return result.kind === 'boolean' && result.value;
+}
+
+describe('query engine', () => {
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    await runUpdate(
+      store,
+      PREFIX +
+        `INSERT DATA {
+          :a :p 1 ; :name "A"@en .
+          :b :p 2 ; :q :a .
+          :c :p 3 .
+          GRAPH :g { :a :r :b }
+        }`,
+    );
+  });
+  after(() => store.close());
+
+  it('matches basic graph patterns', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?s ?o { ?s :p ?o }'), ['s=http://ex/a o=1', 's=http://ex/b o=2', 's=http://ex/c o=3']);
+  });
+
+  it('keeps left solutions without a match in OPTIONAL, and orders by value', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?s ?n { ?s :p ?o OPTIONAL { ?s :name ?n } } ORDER BY DESC(?o)', true), [
+      's=http://ex/c n=-',
+      's=http://ex/b n=-',
+      's=http://ex/a n=A',
+    ]);
+  });
+
+  it('aggregates, with a group that exists even without solutions', async () => {
+    assert.deepEqual(await select(store, 'SELECT (SUM(?o) AS ?sum) (COUNT(*) AS ?n) { ?s :p ?o }'), ['sum=6 n=3']);
+    assert.deepEqual(await select(store, 'SELECT (COUNT(*) AS ?n) { ?s :nothing ?o }'), ['n=0']);
+  });
+
+  it('evaluates GRAPH with a variable, also over an empty group', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?g ?s { GRAPH ?g { ?s :r ?o } }'), ['g=http://ex/g s=http://ex/a']);
+    assert.deepEqual(await select(store, 'SELECT ?g { GRAPH ?g { } }'), ['g=http://ex/g']);
+  });
+
+  it('follows property paths, terminating on cycles', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?x { :b :q/:p ?x }'), ['x=1']);
+    assert.deepEqual(await select(store, 'SELECT ?x { :b :q* ?x }'), ['x=http://ex/a', 'x=http://ex/b']);
+    await runUpdate(store, PREFIX + 'INSERT DATA { :x :next :y . :y :next :x }');
+    assert.deepEqual(await select(store, 'SELECT ?z { :x :next+ ?z }'), ['z=http://ex/x', 'z=http://ex/y']);
+  });
+
+  it('joins a sub-SELECT with modifiers as a whole, not per outer solution', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?s ?o2 { { SELECT ?s { ?s :p ?o } ORDER BY ?o LIMIT 2 } ?s :p ?o2 }'), [
+      's=http://ex/a o2=1',
+      's=http://ex/b o2=2',
+    ]);
+  });
+
+  it('keeps FILTER scope inside a group (a variable from outside is unbound there)', async () => {
+    // ?o is bound outside the inner group only: inside, the filter sees it unbound and fails.
+    assert.deepEqual(await select(store, 'SELECT ?s { ?s :p ?o { ?s :p ?v FILTER(?o = 1) } }'), []);
+  });
+
+  it('supports MINUS, NOT EXISTS, BIND and VALUES', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?s { ?s :p ?o MINUS { ?s :q ?x } }'), ['s=http://ex/a', 's=http://ex/c']);
+    assert.deepEqual(await select(store, 'SELECT ?s ?z { ?s :p ?o BIND(?o * 10 AS ?z) FILTER NOT EXISTS { ?s :q ?any } }'), [
+      's=http://ex/a z=10',
+      's=http://ex/c z=30',
+    ]);
+    assert.deepEqual(await select(store, 'SELECT ?s ?o { VALUES ?s { :a :b } ?s :p ?o }'), ['s=http://ex/a o=1', 's=http://ex/b o=2']);
+  });
+
+  it('answers ASK, CONSTRUCT and DESCRIBE', async () => {
+    assert.equal(await ask(store, 'ASK { :a :p 1 }'), true);
+    assert.equal(await ask(store, 'ASK { :a :p 2 }'), false);
+    const constructed = await runQuery(store, PREFIX + 'CONSTRUCT { ?s :twice ?o } WHERE { ?s :p ?o }');
+    assert.equal(constructed.kind, 'quads');
+    if (constructed.kind === 'quads') assert.equal([...constructed.quads].flat().length, 3);
+    const described = await runQuery(store, PREFIX + 'DESCRIBE :a');
+    if (described.kind === 'quads') assert.equal([...described.quads].flat().length, 2);
+  });
+
+  it('keeps "01" and "1" distinct as terms but equal as values', async () => {
+    await runUpdate(store, PREFIX + 'INSERT DATA { :n1 :v "1"^^<http://www.w3.org/2001/XMLSchema#integer> . :n2 :v "01"^^<http://www.w3.org/2001/XMLSchema#integer> }');
+    assert.deepEqual(await select(store, 'SELECT ?s { ?s :v 1 }'), ['s=http://ex/n1']);
+    assert.deepEqual(await select(store, 'SELECT ?s { ?s :v ?x FILTER(?x = 1) }'), ['s=http://ex/n1', 's=http://ex/n2']);
+  });
+
+  it('stops evaluation at the deadline', async () => {
+    const slow = 'SELECT (COUNT(*) AS ?n) { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h }';
+    await assert.rejects(async () => {
+      const result = await runQuery(store, PREFIX + slow, { deadline: Date.now() - 1 });
+      if (result.kind === 'bindings') for (const _ of result.rows);
+    }, TimeoutError);
+  });
+});
+
+describe('update requests', () => {
+  it('apply all of a request or none of it', async () => {
+    const store = openStore({ memory: true });
+    try {
+      await runUpdate(store, PREFIX + 'INSERT DATA { :kept :p 1 } ; CREATE GRAPH :g');
+      // The second operation fails (the graph exists): the first one's insert must not stay.
+      await assert.rejects(
+        runUpdate(store, PREFIX + 'INSERT DATA { :lost :p 2 } ; CREATE GRAPH :g ; INSERT DATA { :lost :p 3 }'),
+        EvaluationError,
+      );
+      assert.equal(await ask(store, 'ASK { :lost ?p ?o }'), false);
+      assert.equal(await ask(store, 'ASK { :kept :p 1 }'), true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('computes all solutions before changing anything (DELETE/INSERT WHERE)', async () => {
+    const store = openStore({ memory: true });
+    try {
+      await runUpdate(store, PREFIX + 'INSERT DATA { :a :p 1 . :b :p 2 }');
+      await runUpdate(store, PREFIX + 'DELETE { ?s :p ?o } INSERT { ?s :p2 ?o } WHERE { ?s :p ?o FILTER(?o < 2) }');
+      assert.deepEqual(await select(store, 'SELECT ?s ?p { ?s ?p ?o }'), ['s=http://ex/a p=http://ex/p2', 's=http://ex/b p=http://ex/p']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('supports COPY, MOVE, ADD and DROP between graphs', async () => {
+    const store = openStore({ memory: true });
+    try {
+      await runUpdate(store, PREFIX + 'INSERT DATA { :a :p 1 . GRAPH :g1 { :b :p 2 } }');
+      await runUpdate(store, PREFIX + 'COPY DEFAULT TO :g2 ; MOVE :g1 TO :g3 ; ADD :g3 TO DEFAULT');
+      assert.deepEqual(await select(store, 'SELECT ?g ?s { GRAPH ?g { ?s ?p ?o } }'), ['g=http://ex/g2 s=http://ex/a', 'g=http://ex/g3 s=http://ex/b']);
+      assert.deepEqual(await select(store, 'SELECT ?s { ?s ?p ?o }'), ['s=http://ex/a', 's=http://ex/b']);
+      await runUpdate(store, PREFIX + 'DROP ALL');
+      assert.deepEqual(await select(store, 'SELECT * { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }'), []);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('syntax errors', () => {
+  it('name the line and column', async () => {
+    const store = openStore({ memory: true });
+    try {
+      await assert.rejects(runQuery(store, 'SELECT * WHERE {\n  ?s ?p }'), (e: unknown) => {
+        assert.ok(e instanceof SyntaxError);
+        assert.equal(e.line, 2);
+        assert.equal(e.column, 9);
+        return true;
+      });
+      await assert.rejects(runUpdate(store, 'INSERT DATA { <a> }'), SyntaxError);
+    } finally {
+      await store.close();
+    }
+  });
+});
