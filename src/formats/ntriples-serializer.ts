@@ -1,0 +1,28 @@
+/**
+ * N-Triples (https://www.w3.org/TR/n-triples/) and N-Quads (https://www.w3.org/TR/n-quads/):
+ * one statement per line, so a batch is one string. N-Triples drops the graph of each quad.
+ */
+import type { Quad } from '../rdf/terms.js';
+import type { QuadsSerializer, TextSink } from './serializer.js';
+import { ntriplesTerm } from './term-syntax.js';
+
+export class NTriplesSerializer implements QuadsSerializer {
+  constructor(
+    private readonly sink: TextSink,
+    private readonly withGraphs: boolean,
+  ) {}
+
+  begin(_prefixes: Record<string, string>): void {}
+
+  quads(batch: Quad[]): void {
+    let out = '';
+    for (const q of batch) {
+      out += ntriplesTerm(q.subject) + ' ' + ntriplesTerm(q.predicate) + ' ' + ntriplesTerm(q.object);
+      if (this.withGraphs && q.graph.termType !== 'DefaultGraph') out += ' ' + ntriplesTerm(q.graph);
+      out += ' .\n';
+    }
+    if (out) this.sink.write(out);
+  }
+
+  end(): void {}
+}

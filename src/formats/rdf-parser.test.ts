@@ -1,0 +1,115 @@
+/** parseRdf: every format, batches, target graph, gzip, errors with positions, no network. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { ProtocolError, SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { termKey } from '../rdf/terms.js';
+import { parseRdf } from './rdf-parser.js';
+import { collect, ex } from './test-fixtures.js';
+
+const TURTLE = '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c, ex:d .\nex:a ex:e "x"@en .\n';
+
+async function rejection(promise: Promise<unknown>): Promise<QuiverSyntaxError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof QuiverSyntaxError, String(error));
+    return error;
+  }
+  assert.fail('expected a syntax error');
+}
+
+describe('parseRdf', () => {
+  it('reads a string by format name or media type', async () => {
+    const byName = await collect(parseRdf(TURTLE, 'turtle'));
+    const byType = await collect(parseRdf(TURTLE, 'text/turtle; charset=utf-8'));
+    assert.equal(byName.length, 3);
+    assert.deepEqual(byType.map((q) => termKey(q.object)), byName.map((q) => termKey(q.object)));
+  });
+
+  it('reads a stream in batches of the requested size', async () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `<http://example.org/s${i}> <http://example.org/p> "${i}" .\n`);
+    const input = Readable.from(lines.map((l) => Buffer.from(l)));
+    const sizes: number[] = [];
+    for await (const batch of parseRdf(input, 'ntriples', { batchSize: 10 })) sizes.push(batch.length);
+    assert.deepEqual(sizes, [10, 10, 5]);
+  });
+
+  it('stops reading when the consumer stops', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `<http://example.org/s${i}> <http://example.org/p> "${i}" .\n`);
+    for await (const batch of parseRdf(Readable.from(lines), 'ntriples', { batchSize: 10 })) {
+      assert.equal(batch.length, 10);
+      break;
+    }
+  });
+
+  it('puts triples (and default-graph quads) into the target graph', async () => {
+    const triples = await collect(parseRdf(TURTLE, 'turtle', { graph: ex('g') }));
+    assert.ok(triples.every((q) => q.graph.equals(ex('g'))));
+    const nquads = '<http://example.org/a> <http://example.org/b> "1" .\n<http://example.org/a> <http://example.org/b> "2" <http://example.org/other> .\n';
+    const quads = await collect(parseRdf(nquads, 'nquads', { graph: ex('g') }));
+    assert.deepEqual(quads.map((q) => q.graph.value), ['http://example.org/g', 'http://example.org/other']);
+  });
+
+  it('resolves relative IRIs against the base IRI', async () => {
+    const [quad] = await collect(parseRdf('<a> <b> <#c> .', 'turtle', { baseIri: 'http://example.org/doc' }));
+    assert.equal(quad!.object.value, 'http://example.org/doc#c');
+    const [xmlQuad] = await collect(
+      parseRdf(
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/"><rdf:Description rdf:about="x"><ex:p rdf:resource="#y"/></rdf:Description></rdf:RDF>',
+        'rdfxml',
+        { baseIri: 'http://example.org/doc' },
+      ),
+    );
+    assert.equal(xmlQuad!.subject.value, 'http://example.org/x');
+  });
+
+  it('decompresses gzip streams', async () => {
+    const quads = await collect(parseRdf(Readable.from([gzipSync(TURTLE)]), 'turtle', { gzip: true }));
+    assert.equal(quads.length, 3);
+  });
+
+  it('keeps blank nodes of different JSON-LD / RDF/XML documents apart', async () => {
+    const doc = '[{"@id":"_:b0","http://example.org/p":[{"@value":"x"}]}]';
+    const [first] = await collect(parseRdf(doc, 'jsonld'));
+    const [second] = await collect(parseRdf(doc, 'jsonld'));
+    assert.notEqual(first!.subject.value, second!.subject.value);
+  });
+
+  it('reports Turtle and N-Triples syntax errors with their line', async () => {
+    const error = await rejection(collect(parseRdf('<http://example.org/a> <http://example.org/b> "x" .\n<http://example.org/a> oops .\n', 'ntriples')));
+    assert.equal(error.line, 2);
+    assert.equal(error.status, 400);
+    assert.doesNotMatch(error.message, /column undefined/);
+    const turtle = await rejection(collect(parseRdf('@prefix ex: <http://example.org/> .\n\nex:a ex:b .\n', 'turtle')));
+    assert.equal(turtle.line, 3);
+  });
+
+  it('reports RDF/XML errors with line and column', async () => {
+    const error = await rejection(collect(parseRdf('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n  <oops>\n</rdf:RDF>', 'rdfxml')));
+    assert.equal(error.line, 2);
+    assert.equal(typeof error.column, 'number');
+  });
+
+  it('reports JSON errors with line and column', async () => {
+    const error = await rejection(collect(parseRdf('[\n  {"@id": "http://example.org/a",\n   "http://example.org/p": [}]\n]', 'jsonld')));
+    assert.equal(error.line, 3);
+    assert.equal(error.column, 29);
+  });
+
+  it('refuses to fetch remote JSON-LD contexts', async () => {
+    const error = await rejection(collect(parseRdf('{"@context": "https://schema.org/", "@id": "http://example.org/a", "name": "x"}', 'jsonld')));
+    assert.match(error.message, /remote JSON-LD contexts are not fetched \(https:\/\/schema.org\/\)/);
+  });
+
+  it('reads inline JSON-LD contexts', async () => {
+    const quads = await collect(parseRdf('{"@context": {"name": "http://schema.org/name"}, "@id": "http://example.org/a", "name": "x"}', 'jsonld'));
+    assert.equal(quads.length, 1);
+    assert.equal(quads[0]!.predicate.value, 'http://schema.org/name');
+  });
+
+  it('rejects an unknown format', () => {
+    assert.throws(() => parseRdf('', 'text/html'), ProtocolError);
+  });
+});

@@ -1,0 +1,152 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  csvValueOf,
+  parseSparqlResults,
+  parseTsvTerm,
+  resultsFormatOf,
+  ResultsFormatError,
+  type ParsedResults,
+} from './results-parser.js';
+import { blankNode, literal, namedNode, termToString, typedLiteral } from '../rdf/terms.js';
+import type { SolutionRow } from '../service/sparql-service.js';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+/** Rows as N-Triples strings, so assertion failures read well. */
+function show(result: ParsedResults): unknown {
+  if (result.kind === 'boolean') return result;
+  return {
+    variables: result.variables,
+    rows: result.rows.map((row: SolutionRow) => row.map((t) => (t ? termToString(t) : null))),
+  };
+}
+
+test('format names: media types with parameters and file extensions', () => {
+  assert.equal(resultsFormatOf('application/sparql-results+json; charset=utf-8'), 'json');
+  assert.equal(resultsFormatOf('.srx'), 'xml');
+  assert.equal(resultsFormatOf('TSV'), 'tsv');
+  assert.equal(resultsFormatOf('text/turtle'), undefined);
+  assert.throws(() => parseSparqlResults('', 'text/turtle'), ResultsFormatError);
+});
+
+test('XML: every kind of term, unbound variables, entities and comments', () => {
+  const xml = `<?xml version="1.0"?>
+<!-- a comment with <tags> -->
+<sparql xmlns="http://www.w3.org/2005/sparql-results#">
+  <head><variable name="x"/><variable name="y"/><link href="x"/></head>
+  <results>
+    <result>
+      <binding name="x"><uri>http://example.org/a&amp;b</uri></binding>
+      <binding name="y"><literal xml:lang="en"> hi &lt;there&gt; </literal></binding>
+    </result>
+    <result>
+      <binding name="y"><literal datatype="${XSD}integer">7</literal></binding>
+    </result>
+    <result>
+      <binding name="x"><bnode>r1</bnode></binding>
+      <binding name="y"><literal><![CDATA[a<b]]>&#x263A;</literal></binding>
+    </result>
+    <result><binding name="y"><literal></literal></binding></result>
+  </results>
+</sparql>`;
+  assert.deepEqual(show(parseSparqlResults(xml, 'srx')), {
+    variables: ['x', 'y'],
+    rows: [
+      ['<http://example.org/a&b>', '" hi <there> "@en'],
+      [null, `"7"^^<${XSD}integer>`],
+      ['_:r1', '"a<b☺"'],
+      [null, '""'],
+    ],
+  });
+});
+
+test('XML: boolean results, namespace prefixes on elements', () => {
+  const xml = `<s:sparql xmlns:s="http://www.w3.org/2005/sparql-results#"><s:head/><s:boolean>true</s:boolean></s:sparql>`;
+  assert.deepEqual(parseSparqlResults(xml, 'application/sparql-results+xml'), { kind: 'boolean', value: true });
+});
+
+test('XML: a binding of a variable the head does not declare is an error', () => {
+  const xml = `<sparql><head><variable name="x"/></head><results><result>
+    <binding name="z"><uri>http://e/</uri></binding></result></results></sparql>`;
+  assert.throws(() => parseSparqlResults(xml, 'srx'), /undeclared \?z/);
+});
+
+test('JSON: terms, xml:lang, datatypes and the old typed-literal spelling', () => {
+  const json = JSON.stringify({
+    head: { vars: ['a', 'b'] },
+    results: {
+      bindings: [
+        { a: { type: 'uri', value: 'http://e/1' }, b: { type: 'literal', value: 'chat', 'xml:lang': 'fr' } },
+        { b: { type: 'typed-literal', value: '1.5', datatype: `${XSD}decimal` } },
+        { a: { type: 'bnode', value: 'n0' }, b: { type: 'literal', value: 's', datatype: `${XSD}string` } },
+      ],
+    },
+  });
+  assert.deepEqual(show(parseSparqlResults(json, 'srj')), {
+    variables: ['a', 'b'],
+    rows: [
+      ['<http://e/1>', '"chat"@fr'],
+      [null, `"1.5"^^<${XSD}decimal>`],
+      ['_:n0', '"s"'],
+    ],
+  });
+  assert.deepEqual(parseSparqlResults('{"head":{},"boolean":false}', 'json'), { kind: 'boolean', value: false });
+});
+
+test('CSV: quoted fields with commas, quotes and newlines; empty fields are unbound', () => {
+  const csv = 's,o\r\nhttp://e/s,"4,4"\r\n_:b0,"say ""hi""\nthere"\r\nhttp://e/t,\r\n';
+  const result = parseSparqlResults(csv, 'text/csv');
+  assert.deepEqual(show(result), {
+    variables: ['s', 'o'],
+    rows: [
+      ['"http://e/s"', '"4,4"'],
+      ['_:b0', '"say \\"hi\\"\\nthere"'],
+      ['"http://e/t"', null],
+    ],
+  });
+});
+
+test('CSV: csvValueOf reduces typed terms to what CSV keeps', () => {
+  assert.deepEqual(csvValueOf(namedNode('http://e/s')), literal('http://e/s'));
+  assert.deepEqual(csvValueOf(typedLiteral('1', `${XSD}integer`)), literal('1'));
+  assert.deepEqual(csvValueOf(literal('x', 'en')), literal('x'));
+  assert.deepEqual(csvValueOf(blankNode('b')), blankNode('b'));
+  assert.equal(csvValueOf(undefined), undefined);
+});
+
+test('TSV: Turtle terms, number shorthands and unbound columns', () => {
+  const tsv = [
+    '?s\t?o',
+    `<http://e/s>\t"1"`,
+    `<http://e/s>\t2.2`,
+    `_:b0\t"-3"^^<${XSD}negativeInteger>`,
+    `<http://e/s>\t1.0e6`,
+    `<http://e/s>\t"tab\\there"@en-GB`,
+    `<http://e/s>\t`,
+    '',
+  ].join('\n');
+  assert.deepEqual(show(parseSparqlResults(tsv, '.tsv')), {
+    variables: ['s', 'o'],
+    rows: [
+      ['<http://e/s>', '"1"'],
+      ['<http://e/s>', `"2.2"^^<${XSD}decimal>`],
+      ['_:b0', `"-3"^^<${XSD}negativeInteger>`],
+      ['<http://e/s>', `"1.0e6"^^<${XSD}double>`],
+      // The term factory lower-cases language tags (RDF 1.1 compares them case-insensitively).
+      ['<http://e/s>', '"tab\\there"@en-gb'],
+      ['<http://e/s>', null],
+    ],
+  });
+});
+
+test('TSV: single terms', () => {
+  assert.deepEqual(parseTsvTerm('42'), typedLiteral('42', `${XSD}integer`));
+  assert.deepEqual(parseTsvTerm('true'), typedLiteral('true', `${XSD}boolean`));
+  assert.deepEqual(parseTsvTerm('"\\u00E9"'), literal('é'));
+  assert.throws(() => parseTsvTerm('bare'), ResultsFormatError);
+});
+
+test('TSV: a row with the wrong number of fields is an error', () => {
+  assert.throws(() => parseSparqlResults('?a\t?b\n<http://e/>\n', 'tsv'), /2 columns/);
+});

@@ -1,0 +1,65 @@
+/** SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/). */
+import type { Term } from '../rdf/terms.js';
+import { xsd, rdf } from '../rdf/vocabulary.js';
+import type { SolutionRow } from '../service/sparql-service.js';
+import { jsonString } from './escaping.js';
+import type { SolutionsSerializer, TextSink } from './serializer.js';
+import { unsupportedTerm } from './term-syntax.js';
+
+export class SparqlJsonSerializer implements SolutionsSerializer {
+  /** `"name":` per variable, built once. */
+  private keys: string[] = [];
+  private firstRow = true;
+
+  constructor(private readonly sink: TextSink) {}
+
+  begin(variables: string[]): void {
+    this.keys = variables.map((v) => jsonString(v) + ':');
+    this.sink.write('{"head":{"vars":[' + variables.map(jsonString).join(',') + ']},\n"results":{"bindings":[\n');
+  }
+
+  rows(batch: SolutionRow[]): void {
+    const keys = this.keys;
+    let out = '';
+    for (const row of batch) {
+      out += this.firstRow ? '{' : ',\n{';
+      this.firstRow = false;
+      let separator = '';
+      for (let i = 0; i < keys.length; i++) {
+        const term = row[i];
+        if (term === undefined) continue;
+        out += separator + keys[i] + jsonTerm(term);
+        separator = ',';
+      }
+      out += '}';
+    }
+    if (out) this.sink.write(out);
+  }
+
+  end(): void {
+    this.sink.write('\n]}}\n');
+  }
+
+  boolean(value: boolean): void {
+    this.sink.write('{"head":{},"boolean":' + value + '}\n');
+  }
+}
+
+/** One RDF term as a SPARQL JSON binding object. */
+export function jsonTerm(term: Term): string {
+  switch (term.termType) {
+    case 'NamedNode':
+      return '{"type":"uri","value":' + jsonString(term.value) + '}';
+    case 'BlankNode':
+      return '{"type":"bnode","value":' + jsonString(term.value) + '}';
+    case 'Literal': {
+      const value = '{"type":"literal","value":' + jsonString(term.value);
+      if (term.language) return value + ',"xml:lang":' + jsonString(term.language) + '}';
+      const dt = term.datatype.value;
+      if (dt === xsd.string || dt === rdf.langString) return value + '}';
+      return value + ',"datatype":' + jsonString(dt) + '}';
+    }
+    default:
+      throw unsupportedTerm(term);
+  }
+}

@@ -1,0 +1,98 @@
+/** Shared data for the format tests: terms that break naive serializers, and quad comparison. */
+import { blankNode, defaultGraph, factory, literal, namedNode, termKey, type Literal, type Quad, type Term } from '../rdf/terms.js';
+import { xsd } from '../rdf/vocabulary.js';
+
+export const EX = 'http://example.org/';
+export const ex = (local: string) => namedNode(EX + local);
+
+/** Literal lexical forms that need escaping somewhere (controls other than \t\n\r are not XML-safe). */
+export const TRICKY_STRINGS = [
+  'plain',
+  'with "double" and \'single\' quotes',
+  'line one\nline two',
+  'crlf\r\nend',
+  'tab\there',
+  'back\\slash',
+  'unicode: é ü 日本 🎉',
+  '<script>alert(1)</script> & more',
+  ',comma,',
+  '',
+  ' leading and trailing ',
+];
+export const CONTROL_STRING = 'controls: ' + Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('') + '\u007f';
+
+export function trickyLiterals(withControls: boolean): Literal[] {
+  return [
+    ...TRICKY_STRINGS.map((s) => literal(s)),
+    ...(withControls ? [literal(CONTROL_STRING)] : []),
+    literal('chat', 'fr'),
+    literal('colour', 'en-GB'),
+    literal('42', namedNode(xsd.integer)),
+    literal('-0.5', namedNode(xsd.decimal)),
+    literal('1.0E6', namedNode(xsd.double)),
+    literal('true', namedNode(xsd.boolean)),
+    literal('007', namedNode(xsd.integer)),
+    literal('not a number', namedNode(xsd.integer)),
+    literal('2024-01-02', namedNode(xsd.date)),
+    literal('x"y', namedNode(EX + 'custom#type')),
+  ];
+}
+
+/**
+ * A dataset exercising subject grouping (runs, and a subject that comes back), repeated predicates,
+ * blank nodes as subject and object, unusual IRIs and every tricky literal.
+ */
+export function trickyQuads(options: { graphs: boolean; controls: boolean }): Quad[] {
+  const g1 = options.graphs ? ex('graph/1') : defaultGraph();
+  const g2 = options.graphs ? blankNode('g2') : defaultGraph();
+  const b1 = blankNode('b1');
+  const odd = blankNode('0 odd label');
+  const quads: Quad[] = [];
+  trickyLiterals(options.controls).forEach((o, i) => quads.push(factory.quad(ex('s'), ex('p' + (i % 3)), o)));
+  quads.push(
+    factory.quad(ex('s'), ex('p0'), ex('again')),
+    factory.quad(ex('s'), namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'), ex('Class')),
+    factory.quad(ex('s'), ex('link'), b1),
+    factory.quad(b1, ex('name'), literal('blank')),
+    factory.quad(b1, ex('next'), odd),
+    factory.quad(odd, ex('name'), literal('odd')),
+    factory.quad(ex('path/with.dots.'), ex('p0'), namedNode(EX + 'a(b)c?d=e#f')),
+    factory.quad(namedNode('urn:isbn:0451450523'), ex('p0'), namedNode('http://example.org/é/ü')),
+    factory.quad(ex('s'), ex('p1'), literal('s comes back')),
+    factory.quad(ex('in-g1'), ex('p0'), literal('one'), g1),
+    factory.quad(ex('in-g1'), ex('p0'), literal('two'), g1),
+    factory.quad(ex('in-g2'), ex('p1'), b1, g2),
+    factory.quad(ex('back-in-default'), ex('p0'), literal('d')),
+  );
+  return quads;
+}
+
+/** Sorted quad keys with blank nodes renamed by first appearance, for comparison up to renaming. */
+export function canonicalQuads(quads: Quad[]): string[] {
+  const blankInsensitive = (q: Quad) =>
+    [q.subject, q.predicate, q.object, q.graph].map((t) => (t.termType === 'BlankNode' ? '_' : termKey(t))).join(' ');
+  const sorted = [...quads].sort((a, b) => compare(blankInsensitive(a), blankInsensitive(b)));
+  const names = new Map<string, string>();
+  const key = (t: Term) => {
+    if (t.termType !== 'BlankNode') return termKey(t);
+    let name = names.get(t.value);
+    if (name === undefined) names.set(t.value, (name = '_:c' + names.size));
+    return name;
+  };
+  return sorted.map((q) => [q.subject, q.predicate, q.object, q.graph].map(key).join(' '));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Drops the graph of every quad, for formats that only carry triples. */
+export function asTriples(quads: Quad[]): Quad[] {
+  return quads.map((q) => factory.quad(q.subject, q.predicate, q.object));
+}
+
+export async function collect<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const batch of batches) all.push(...batch);
+  return all;
+}
