@@ -1,0 +1,126 @@
+/**
+ * `quiver query` and `quiver update`: one request against a store directory, without a server.
+ * Results go to stdout through the same serializers the HTTP layer uses.
+ */
+import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createLocalService } from '../service/local-service.js';
+import type { QueryResult } from '../service/sparql-service.js';
+import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/registry.js';
+import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
+import type { TextSink } from '../formats/serializer.js';
+import { helpText, parseOptions, positiveNumber, stringOption, UsageError, type OptionSpec } from './options.js';
+
+const STORE_OPTION: OptionSpec = { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' };
+const TIMEOUT_OPTION: OptionSpec = { name: 'timeout', type: 'string', value: 'S', description: 'time limit in seconds' };
+const HELP_OPTION: OptionSpec = { name: 'help', type: 'boolean', description: 'show this help', noEnv: true };
+
+export const QUERY_OPTIONS: OptionSpec[] = [
+  STORE_OPTION,
+  { name: 'format', type: 'string', value: 'F', description: 'json, xml, csv, tsv (SELECT/ASK; default json); turtle, ntriples, nquads, trig, jsonld, rdfxml (CONSTRUCT/DESCRIBE; default turtle)', noEnv: true },
+  TIMEOUT_OPTION,
+  HELP_OPTION,
+];
+export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, HELP_OPTION];
+
+export const QUERY_HELP = helpText(
+  'Usage: quiver query [--store DIR] [--format F] QUERY|-',
+  'Runs a SPARQL query against the store and writes the result to stdout ("-" reads the query from stdin; "@FILE" reads it from a file).',
+  QUERY_OPTIONS,
+);
+export const UPDATE_HELP = helpText(
+  'Usage: quiver update [--store DIR] UPDATE|-',
+  'Runs a SPARQL update against the store as one transaction ("-" reads it from stdin; "@FILE" from a file).',
+  UPDATE_OPTIONS,
+);
+
+export async function queryCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseOptions(QUERY_OPTIONS, args, env);
+  if (values['help']) {
+    process.stdout.write(QUERY_HELP);
+    return 0;
+  }
+  const query = await requestText(positionals, 'query');
+  const format = stringOption(values, 'format');
+  const service = await createLocalService({ store: stringOption(values, 'store'), workers: 1 });
+  try {
+    const timeout = positiveNumber(values, 'timeout');
+    const result = await service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    await writeResult(result, format);
+  } finally {
+    await service.close();
+  }
+  return 0;
+}
+
+export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseOptions(UPDATE_OPTIONS, args, env);
+  if (values['help']) {
+    process.stdout.write(UPDATE_HELP);
+    return 0;
+  }
+  const update = await requestText(positionals, 'update');
+  const service = await createLocalService({ store: stringOption(values, 'store'), workers: 1 });
+  try {
+    const timeout = positiveNumber(values, 'timeout');
+    await service.update({ update, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+  } finally {
+    await service.close();
+  }
+  return 0;
+}
+
+async function requestText(positionals: string[], what: string): Promise<string> {
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what} (or - to read it from stdin)`);
+  const argument = positionals[0]!;
+  if (argument === '-') return readStdin();
+  if (argument.startsWith('@')) return readFile(argument.slice(1), 'utf8');
+  return argument;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Streams a result to stdout, waiting for 'drain' whenever stdout's buffer is full. */
+async function writeResult(result: QueryResult, formatName: string | undefined): Promise<void> {
+  const kind = queryKindOf(result.kind);
+  const format = formatName === undefined ? defaultFormatFor(kind) : formatForOutputName(formatName, kind);
+  if (!format) {
+    throw new UsageError(`--format ${formatName} does not fit this query; possible: ${outputNamesFor(kind).join(', ')}`);
+  }
+  let pending = false;
+  const sink: TextSink = {
+    write(chunk: string) {
+      if (!process.stdout.write(chunk)) pending = true;
+    },
+  };
+  const drained = async (): Promise<void> => {
+    if (pending) {
+      pending = false;
+      await once(process.stdout, 'drain');
+    }
+  };
+  if (result.kind === 'boolean') {
+    createSolutionsSerializer(format.format as never, sink).boolean(result.value);
+  } else if (result.kind === 'bindings') {
+    const serializer = createSolutionsSerializer(format.format as never, sink);
+    serializer.begin(result.variables);
+    for await (const batch of result.rows) {
+      serializer.rows(batch);
+      await drained();
+    }
+    serializer.end();
+  } else {
+    const serializer = createQuadsSerializer(format.format as never, sink);
+    serializer.begin(result.prefixes);
+    for await (const batch of result.quads) {
+      serializer.quads(batch);
+      await drained();
+    }
+    serializer.end();
+  }
+  await drained();
+}

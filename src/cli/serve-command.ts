@@ -1,0 +1,146 @@
+/**
+ * `quiver serve`: the HTTP service over a store directory (or a throw-away memory store), with a
+ * graceful stop on SIGTERM/SIGINT: stop accepting, let running requests finish up to a deadline,
+ * then close the store.
+ */
+import { buildServer } from '../server/app.js';
+import { normalizeBasePath, type ServerConfig } from '../server/config.js';
+import { createLocalService } from '../service/local-service.js';
+import {
+  byteSize,
+  helpText,
+  parseOptions,
+  positiveInteger,
+  positiveNumber,
+  stringOption,
+  UsageError,
+  type OptionSpec,
+} from './options.js';
+
+/**
+ * Loopback by default: a fresh install should not expose a writable endpoint to the network; use
+ * --host 0.0.0.0 in a container or behind a proxy. Port 7878 is clear of the usual development
+ * ports (3000, 8080) and is the port of Oxigraph, the closest comparable server.
+ */
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 7878;
+
+export const SERVE_OPTIONS: OptionSpec[] = [
+  { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
+  { name: 'memory', type: 'boolean', description: 'use a throw-away store instead of --store' },
+  { name: 'host', type: 'string', value: 'HOST', default: DEFAULT_HOST, description: 'interface to listen on' },
+  { name: 'port', type: 'string', value: 'PORT', default: String(DEFAULT_PORT), description: 'TCP port (0: any free port)' },
+  { name: 'base-path', type: 'string', value: '/PREFIX', description: 'path prefix of the endpoints, e.g. /marmotta (default: none)' },
+  { name: 'query-timeout', type: 'string', value: 'S', default: '60', description: 'time limit of a query, in seconds' },
+  { name: 'update-timeout', type: 'string', value: 'S', default: '300', description: 'time limit of an update, in seconds' },
+  { name: 'max-body', type: 'string', value: 'BYTES', default: '10MiB', description: 'largest request body' },
+  { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
+  { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
+  { name: 'no-get-update', type: 'boolean', description: 'refuse updates sent with GET' },
+  { name: 'cors-origins', type: 'string', value: 'LIST', default: '*', description: "comma-separated allowed origins; 'none' switches CORS off" },
+  { name: 'trust-proxy', type: 'boolean', description: 'honour X-Forwarded-Proto/Host (behind your own proxy)' },
+  { name: 'shutdown-timeout', type: 'string', value: 'S', default: '10', description: 'on SIGTERM, how long running requests may finish' },
+  { name: 'log', type: 'boolean', description: 'log every request (JSON lines on stdout)' },
+  { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
+];
+
+export const SERVE_HELP = helpText(
+  'Usage: quiver serve [--store DIR | --memory] [--host HOST] [--port PORT] [options]',
+  'Serves the SPARQL 1.1 endpoints {base}/sparql, {base}/sparql/select, {base}/sparql/update and {base}/health.',
+  SERVE_OPTIONS,
+);
+
+export interface ServeSettings {
+  store?: string;
+  memory: boolean;
+  host: string;
+  port: number;
+  workers?: number;
+  maxQueue?: number;
+  shutdownTimeoutMs: number;
+  server: ServerConfig;
+}
+
+export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSettings | 'help' {
+  const { values, positionals } = parseOptions(SERVE_OPTIONS, args, env);
+  if (values['help']) return 'help';
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got: ${positionals.join(' ')}`);
+  const port = Number(stringOption(values, 'port'));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not '${values['port']}'`);
+  const queryTimeoutS = positiveNumber(values, 'query-timeout')!;
+  const updateTimeoutS = positiveNumber(values, 'update-timeout')!;
+  const workers = positiveInteger(values, 'workers');
+  const cors = stringOption(values, 'cors-origins')!.trim();
+  return {
+    store: stringOption(values, 'store'),
+    memory: values['memory'] === true,
+    host: stringOption(values, 'host')!,
+    port,
+    workers,
+    maxQueue: positiveInteger(values, 'max-queue'),
+    shutdownTimeoutMs: positiveNumber(values, 'shutdown-timeout')! * 1000,
+    server: {
+      basePath: stringOption(values, 'base-path'),
+      maxBody: byteSize(values, 'max-body'),
+      queryTimeoutMs: queryTimeoutS * 1000,
+      updateTimeoutMs: updateTimeoutS * 1000,
+      noGetUpdate: values['no-get-update'] === true,
+      corsOrigins: cors === 'none' ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
+      trustProxy: values['trust-proxy'] === true,
+      logger: values['log'] === true,
+    },
+  };
+}
+
+export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const settings = serveSettings(args, env);
+  if (settings === 'help') {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const service = await createLocalService({
+    store: settings.memory ? undefined : settings.store,
+    memory: settings.memory,
+    workers: settings.workers,
+    maxQueue: settings.maxQueue,
+    queryTimeoutMs: settings.server.queryTimeoutMs,
+    updateTimeoutMs: settings.server.updateTimeoutMs,
+  });
+  const app = buildServer(service, settings.server);
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  process.stdout.write(`listening on http://${host}:${port}${normalizeBasePath(settings.server.basePath ?? '')}/sparql\n`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        process.stderr.write(`${signal} again: stopping now\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      process.stderr.write(`${signal}: finishing running requests, then stopping\n`);
+      const deadline = setTimeout(() => app.server.closeAllConnections(), settings.shutdownTimeoutMs);
+      deadline.unref();
+      app
+        .close()
+        .then(() => service.close())
+        .then(
+          () => resolve(0),
+          (error: unknown) => {
+            process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
+            resolve(1);
+          },
+        );
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}

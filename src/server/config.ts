@@ -1,0 +1,76 @@
+/**
+ * The knobs of the HTTP layer. Everything here is plain data so the CLI, tests and embedders build
+ * the same server from flags, environment variables or literals.
+ */
+
+export interface ServerConfig {
+  /** Path prefix of the three resources, e.g. '/marmotta'; '' (the default) mounts them at the root. */
+  basePath?: string;
+  /** Largest accepted request body in bytes (default 10 MiB); larger bodies get 413. */
+  maxBody?: number;
+  /** Default and maximum time limit of a query, in milliseconds (default 60 s). */
+  queryTimeoutMs?: number;
+  /** Default and maximum time limit of an update, in milliseconds (default 300 s). */
+  updateTimeoutMs?: number;
+  /** Refuse updates sent with GET on {base}/sparql/update (they are not safe against CSRF). */
+  noGetUpdate?: boolean;
+  /** Origins allowed by CORS; ['*'] (the default) allows any origin, [] switches CORS off. */
+  corsOrigins?: string[];
+  /** Honour X-Forwarded-Proto / X-Forwarded-Host (only behind a proxy you control). */
+  trustProxy?: boolean;
+  /** Fastify's request log; off by default (tests and the CLI decide). */
+  logger?: boolean;
+  /**
+   * Called before every write (update) request; may throw an error with `status` 401 to refuse it.
+   * The place where update tokens / Basic credentials plug in.
+   */
+  authorizeUpdate?: (request: AuthorizationInput) => void | Promise<void>;
+  /** Same, for queries (a query token). */
+  authorizeQuery?: (request: AuthorizationInput) => void | Promise<void>;
+}
+
+/** What an authorization hook sees of a request. */
+export interface AuthorizationInput {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+export const DEFAULT_UPDATE_TIMEOUT_MS = 300_000;
+
+export interface ResolvedServerConfig {
+  basePath: string;
+  maxBody: number;
+  queryTimeoutMs: number;
+  updateTimeoutMs: number;
+  noGetUpdate: boolean;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  logger: boolean;
+  authorizeUpdate?: ServerConfig['authorizeUpdate'];
+  authorizeQuery?: ServerConfig['authorizeQuery'];
+}
+
+export function resolveServerConfig(config: ServerConfig): ResolvedServerConfig {
+  return {
+    basePath: normalizeBasePath(config.basePath ?? ''),
+    maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
+    queryTimeoutMs: config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    updateTimeoutMs: config.updateTimeoutMs ?? DEFAULT_UPDATE_TIMEOUT_MS,
+    noGetUpdate: config.noGetUpdate ?? false,
+    corsOrigins: config.corsOrigins ?? ['*'],
+    trustProxy: config.trustProxy ?? false,
+    logger: config.logger ?? false,
+    authorizeUpdate: config.authorizeUpdate,
+    authorizeQuery: config.authorizeQuery,
+  };
+}
+
+/** '/marmotta/' and 'marmotta' both become '/marmotta'; '/' and '' become ''. */
+export function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : '/' + trimmed;
+}

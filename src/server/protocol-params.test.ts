@@ -1,0 +1,29 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseUrlEncoded, rawQueryString } from './protocol-params.js';
+
+describe('parseUrlEncoded', () => {
+  it('keeps repeated parameters, decodes + and UTF-8 escapes', () => {
+    const params = parseUrlEncoded('a=1&b=x+y%2Bz&a=%C3%A9&flag', 'test');
+    assert.deepEqual(params.all('a'), ['1', 'é']);
+    assert.equal(params.single('b'), 'x y+z');
+    assert.equal(params.single('flag'), '');
+  });
+
+  it('refuses a second value of a single parameter', () => {
+    assert.throws(() => parseUrlEncoded('query=1&query=2', 'test').single('query'), { status: 400, message: /only once/ });
+  });
+
+  it('refuses escapes that are not UTF-8, but keeps a stray %', () => {
+    assert.throws(() => parseUrlEncoded('q=%FF', 'the form'), { status: 400, message: /the form is not valid UTF-8/ });
+    assert.equal(parseUrlEncoded('q=100%', 'test').single('q'), '100%');
+    assert.equal(parseUrlEncoded('q=✓%20ok', 'test').single('q'), '✓ ok');
+  });
+});
+
+describe('rawQueryString', () => {
+  it('returns the query string exactly as sent', () => {
+    assert.equal(rawQueryString('/sparql?query=a%20b&x=+'), 'query=a%20b&x=+');
+    assert.equal(rawQueryString('/sparql'), '');
+  });
+});

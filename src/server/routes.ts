@@ -1,0 +1,190 @@
+/**
+ * The three resources of the service contract and how each method and media type is dispatched to
+ * a query, an update, a page or an error.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ProtocolError } from '../errors.js';
+import { answerOptions } from './cors.js';
+import { answerQueryPageOrDescription } from './description-handler.js';
+import { errorFormatFor } from './error-response.js';
+import type { HandlerContext } from './handler-context.js';
+import { HttpError } from './http-error.js';
+import { isForm, SPARQL_QUERY_MEDIA_TYPE, SPARQL_UPDATE_MEDIA_TYPE } from './media-type.js';
+import { prefersHtml } from './negotiation.js';
+import { updatePage } from './pages.js';
+import { parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol-params.js';
+import { answerQuery } from './query-handler.js';
+import { allParams, readBody, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
+import { answerUpdate, updateText } from './update-handler.js';
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+export function registerRoutes(app: FastifyInstance, context: HandlerContext): void {
+  const { paths } = context;
+  const updateMethods = context.config.noGetUpdate ? 'POST, OPTIONS' : 'GET, HEAD, POST, OPTIONS';
+  resource(app, paths.single, 'GET, HEAD, POST, OPTIONS', {
+    GET: (request, reply) => singleGet(context, request, reply),
+    POST: (request, reply) => singlePost(context, request, reply),
+  });
+  resource(app, paths.select, 'GET, HEAD, POST, OPTIONS', {
+    GET: (request, reply) => selectGet(context, request, reply),
+    POST: (request, reply) => selectPost(context, request, reply),
+  });
+  resource(app, paths.update, updateMethods, {
+    GET: (request, reply) => updateGet(context, request, reply),
+    POST: (request, reply) => updatePost(context, request, reply),
+  });
+  resource(app, paths.health, 'GET, HEAD, OPTIONS', {
+    // Answered on the event loop without touching the service: cheap enough for load balancers.
+    GET: async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'),
+  });
+}
+
+/** Registers the handlers of one path, OPTIONS, and 405 (with Allow) for every other method. */
+function resource(app: FastifyInstance, url: string, allow: string, handlers: { GET: Handler; POST?: Handler }): void {
+  app.get(url, handlers.GET);
+  if (handlers.POST) app.post(url, handlers.POST);
+  app.options(url, async (request, reply) => answerOptions(request, reply, allow));
+  const others = ['PUT', 'DELETE', 'PATCH', ...(handlers.POST ? [] : ['POST'])];
+  app.route({
+    method: others,
+    url,
+    handler: async (request) => {
+      throw new HttpError(405, `${request.method} is not allowed on ${url}; allowed: ${allow}`, { allow });
+    },
+  });
+}
+
+/** The error body format follows `output` as soon as the parameters could be read. */
+function rememberErrorFormat(request: FastifyRequest, params: ProtocolParams): void {
+  setErrorFormat(request, errorFormatFor(params.all('output')[0]));
+}
+
+async function singleGet(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  const query = params.single('query');
+  const update = params.single('update');
+  if (update !== undefined) {
+    const both = query !== undefined ? 'both a query and an update were sent; ' : '';
+    throw new ProtocolError(
+      `${both}updates are not accepted by GET on ${context.paths.single}; send them with POST ${context.paths.single} or to ${context.paths.update}`,
+    );
+  }
+  const queryString = rawQueryStringOf(request);
+  const location = queryString === '' ? context.paths.select : `${context.paths.select}?${queryString}`;
+  return reply.redirect(location, 303);
+}
+
+async function singlePost(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const body = readBody(request);
+  const essence = body.type?.essence;
+  if (essence === SPARQL_QUERY_MEDIA_TYPE) return directQuery(context, request, reply, body);
+  if (essence === SPARQL_UPDATE_MEDIA_TYPE) return directUpdate(context, request, reply, body);
+  if (isForm(body.type)) {
+    const params = allParams(request, body);
+    rememberErrorFormat(request, params);
+    const query = params.single('query');
+    const update = params.single('update');
+    if (query !== undefined && update !== undefined) {
+      throw new ProtocolError(`send either a 'query' or an 'update' field to ${context.paths.single}, not both`);
+    }
+    if (query !== undefined) return answerQuery(context, request, reply, params, query);
+    if (update !== undefined) return answerUpdate(context, request, reply, params, update);
+  }
+  throw new ProtocolError(
+    `POST ${context.paths.single} expects a query (an application/sparql-query body, or a form field 'query') or an update (an application/sparql-update body, or a form field 'update') in an application/x-www-form-urlencoded form; got ${isForm(body.type) ? 'a form with neither field' : essence === undefined ? 'a body without Content-Type' : `Content-Type ${essence}`}`,
+  );
+}
+
+async function selectGet(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  const query = params.single('query');
+  if (query === undefined) return answerQueryPageOrDescription(context, request, reply, params);
+  return answerQuery(context, request, reply, params, query);
+}
+
+async function selectPost(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const body = readBody(request);
+  if (isForm(body.type)) {
+    // A query sent with a form media type but not form-encoded: the body is the query.
+    if (hasQueryFormField(body.text)) {
+      const params = allParams(request, body);
+      rememberErrorFormat(request, params);
+      return answerQuery(context, request, reply, params, params.single('query'));
+    }
+  }
+  return directQuery(context, request, reply, body);
+}
+
+/** The body is the query (application/sparql-query, or any type on {base}/sparql/select). */
+async function directQuery(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, body: RequestBody): Promise<unknown> {
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  if (body.text.trim() === '') return answerQuery(context, request, reply, params, params.single('query'));
+  if (params.has('query')) throw new ProtocolError(`a query was sent both in the body and in the 'query' URL parameter`);
+  return answerQuery(context, request, reply, params, body.text);
+}
+
+async function updateGet(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  const update = updateText(params);
+  if (update === undefined) {
+    const output = params.single('output')?.trim().toLowerCase();
+    if (output === 'html' || output === 'text/html' || (output === undefined && prefersHtml(request.headers.accept))) {
+      return reply.type('text/html; charset=utf-8').send(updatePage(context.paths));
+    }
+    throw new ProtocolError(`no update request: send one with POST ${context.paths.update} or in the 'update' parameter`);
+  }
+  if (context.config.noGetUpdate) {
+    throw new HttpError(405, `updates by GET are switched off on this server; use POST ${context.paths.update}`, {
+      allow: 'POST, OPTIONS',
+    });
+  }
+  return answerUpdate(context, request, reply, params, update);
+}
+
+async function updatePost(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const body = readBody(request);
+  if (body.type?.essence === SPARQL_UPDATE_MEDIA_TYPE) return directUpdate(context, request, reply, body);
+  if (isForm(body.type)) {
+    const params = allParams(request, body);
+    rememberErrorFormat(request, params);
+    return answerUpdate(context, request, reply, params, updateText(params));
+  }
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  if (body.type === undefined && body.text === '') return answerUpdate(context, request, reply, params, undefined);
+  throw new HttpError(
+    415,
+    `POST ${context.paths.update} accepts application/sparql-update or application/x-www-form-urlencoded bodies, not ${body.type?.essence ?? 'a body without Content-Type'}`,
+  );
+}
+
+/** The body is the update request (application/sparql-update). */
+async function directUpdate(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, body: RequestBody): Promise<unknown> {
+  const params = urlParams(request);
+  rememberErrorFormat(request, params);
+  if (params.has('update') || params.has('query')) {
+    throw new ProtocolError(`an update was sent both in the body and in a URL parameter`);
+  }
+  return answerUpdate(context, request, reply, params, body.text);
+}
+
+function rawQueryStringOf(request: FastifyRequest): string {
+  return rawQueryString(request.raw.url ?? '');
+}
+
+const QUERY_FORM_FIELDS = ['query', 'output', 'default-graph-uri', 'named-graph-uri', 'timeout'];
+
+function hasQueryFormField(text: string): boolean {
+  try {
+    const form = parseUrlEncoded(text, 'the form body');
+    return QUERY_FORM_FIELDS.some((name) => form.has(name));
+  } catch {
+    // Not decodable as a form: a raw query whose '%' signs are not escapes.
+    return false;
+  }
+}

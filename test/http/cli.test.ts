@@ -1,0 +1,113 @@
+/**
+ * The real `quiver` command in a child process: `serve` until SIGTERM, and the one-shot `update`
+ * and `query` subcommands against a store directory.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '../protocol/protocol-manifest.js';
+import { encodeQuery } from './harness.js';
+
+const MAIN = join(repoRoot(), 'dist', 'src', 'cli', 'main.js');
+const run = promisify(execFile);
+
+/** Starts `quiver serve` and resolves with its URL once it prints the listening line. */
+async function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`quiver serve exited with ${code}: ${output}`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = once(child, 'exit');
+  process.kill(child.pid!, 'SIGTERM');
+  const [code] = await exited;
+  return code as number | null;
+}
+
+describe('quiver serve', () => {
+  it('prints the URL it listens on, serves queries and updates, and stops cleanly on SIGTERM', async () => {
+    const { child, url } = await startCli(['--memory', '--port', '0', '--workers', '1']);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/sparql$/);
+    const inserted = await fetch(`${url}/update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sparql-update' },
+      body: 'INSERT DATA { <http://example.org/s> <http://example.org/p> "o" }',
+    });
+    assert.equal(inserted.status, 200);
+    const response = await fetch(`${url}?${encodeQuery({ query: 'SELECT ?o { ?s ?p ?o }' })}`);
+    assert.equal(response.status, 200);
+    const json = (await response.json()) as any;
+    assert.equal(json.results.bindings[0].o.value, 'o');
+    assert.equal(await stop(child), 0);
+    await assert.rejects(fetch(`${url}/select`), 'the port is closed after the stop');
+  });
+
+  it('reads its settings from QUIVER_* environment variables', async () => {
+    const { child, url } = await startCli([], { QUIVER_MEMORY: 'true', QUIVER_PORT: '0', QUIVER_BASE_PATH: '/marmotta', QUIVER_WORKERS: '1' });
+    try {
+      assert.match(url, /\/marmotta\/sparql$/);
+      const health = await fetch(url.replace(/\/sparql$/, '/health'));
+      assert.equal(await health.text(), 'ok\n');
+    } finally {
+      assert.equal(await stop(child), 0);
+    }
+  });
+
+  it('lists its flags, defaults and environment variables with --help', async () => {
+    const { stdout } = await run(process.execPath, [MAIN, 'serve', '--help']);
+    for (const text of ['--store DIR', '--memory', '--port PORT', 'default: 7878', 'default: 127.0.0.1', 'QUIVER_PORT', 'QUIVER_QUERY_TIMEOUT', '--no-get-update']) {
+      assert.ok(stdout.includes(text), text);
+    }
+  });
+
+  it('refuses an unknown flag with exit code 2', async () => {
+    await assert.rejects(run(process.execPath, [MAIN, 'serve', '--bogus']), (error: any) => error.code === 2 && /bogus/.test(error.stderr));
+  });
+});
+
+describe('quiver update and query', () => {
+  it('change and read a store directory', async () => {
+    const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
+    try {
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 }']);
+      const csv = await run(process.execPath, [MAIN, 'query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s ?p ?o }']);
+      assert.equal(csv.stdout, 'o\r\n42\r\n');
+      const turtle = await run(process.execPath, [MAIN, 'query', '--store', store, 'CONSTRUCT WHERE { ?s ?p ?o }']);
+      assert.match(turtle.stdout, /<http:\/\/example\.org\/a> <http:\/\/example\.org\/b> 42/);
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
+  it('report a syntax error on stderr with exit code 1', async () => {
+    const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
+    try {
+      await assert.rejects(
+        run(process.execPath, [MAIN, 'query', '--store', store, 'SELECT * {']),
+        (error: any) => error.code === 1 && /line 1/.test(error.stderr),
+      );
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
+  it('say that load and dump are not yet available', async () => {
+    await assert.rejects(run(process.execPath, [MAIN, 'load', 'x.ttl']), (error: any) => error.code === 2 && /not yet available/.test(error.stderr));
+  });
+});
