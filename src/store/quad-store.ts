@@ -63,7 +63,10 @@ export interface StoreReader {
   release(): void;
 }
 
-/** The writer inside one transaction; it reads its own writes. */
+/**
+ * The writer inside one transaction; it reads its own writes. Do not add or remove while a scan of
+ * the same writer is being iterated: collect the matches first, then change.
+ */
 export interface StoreWriter extends StoreReader {
   /** The ID of a term, creating a dictionary entry when the store has none. */
   intern(term: Term): TermId;

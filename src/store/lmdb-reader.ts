@@ -1,0 +1,110 @@
+/**
+ * StoreReader over LMDB: every read goes through one read transaction, so a reader sees the store as
+ * of the moment it was created for its whole life, whatever commits meanwhile (in this thread, other
+ * threads or other processes). The writer reuses all of this with the write transaction instead.
+ */
+import type { Term } from '../rdf/terms.js';
+import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
+import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexRange } from './index-layout.js';
+import { QuadScan, countRange, rangeIsEmpty } from './quad-scan.js';
+import { SnapshotReads } from './snapshot-reads.js';
+import { DictionaryReader, canonicalKey } from './term-dictionary.js';
+import { META, readCount, readMeta, readStatistics } from './statistics.js';
+import type { StoreContext } from './store-context.js';
+import type { Transaction } from './lmdb-types.js';
+
+export class LmdbStoreReader implements StoreReader {
+  protected readonly reads: SnapshotReads;
+  protected readonly dictionary: DictionaryReader;
+  private released = false;
+  private cachedStatistics: StoreStatistics | undefined;
+
+  constructor(
+    protected readonly context: StoreContext,
+    private readonly transaction: Transaction | undefined,
+  ) {
+    this.reads = new SnapshotReads(transaction, context.isWriting);
+    this.dictionary = this.makeDictionary();
+  }
+
+  protected makeDictionary(): DictionaryReader {
+    return new DictionaryReader(this.context.dbs.idToTerm, this.context.dbs.termToId, this.reads);
+  }
+
+  /** Whether an ID seen through this view is committed, hence safe in the shared caches. */
+  protected isCommittedId(_id: TermId): boolean {
+    return true;
+  }
+
+  idOf(term: Term): TermId | undefined {
+    const key = canonicalKey(term);
+    const cached = this.context.idsByKey.get(key);
+    if (cached !== undefined) return cached;
+    const id = this.dictionary.idOfKey(key);
+    if (id !== undefined && this.isCommittedId(id)) this.context.idsByKey.set(key, id);
+    return id;
+  }
+
+  termOf(id: TermId): Term {
+    const cached = this.context.termsById.get(id);
+    if (cached !== undefined) return cached;
+    const term = this.dictionary.termOfId(id);
+    if (term === undefined) throw new RangeError(`the store has no term with ID ${id}`);
+    if (this.isCommittedId(id)) this.context.termsById.set(id, term);
+    return term;
+  }
+
+  scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
+    const range = rangeFor(s, p, o, g);
+    return new QuadScan(this.context.index(range.index.name), range, this.reads.options);
+  }
+
+  count(s: TermId, p: TermId, o: TermId, g: TermId): number {
+    if (s === ANY && p === ANY && o === ANY) return this.graphSize(g);
+    const range = rangeFor(s, p, o, g);
+    return countRange(this.context.index(range.index.name), range, this.reads.options);
+  }
+
+  /** Quads in a graph (or in all named graphs), from the statistics rather than the index. */
+  private graphSize(g: TermId): number {
+    const meta = this.context.dbs.meta;
+    if (g === DEFAULT_GRAPH_ID) return readMeta(meta, this.reads, META.defaultGraphCount);
+    if (g === ANY) return readMeta(meta, this.reads, META.quadCount) - readMeta(meta, this.reads, META.defaultGraphCount);
+    return readCount(this.context.dbs.graphs, this.reads, g) ?? 0;
+  }
+
+  has(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
+    if (s !== ANY && p !== ANY && o !== ANY && g !== ANY) {
+      const layout = g === DEFAULT_GRAPH_ID ? DEFAULT_INDEXES[0] : GRAPH_FIRST_INDEXES[0];
+      return this.reads.get(this.context.index(layout.name), quadKey(layout, [s, p, o, g])) !== undefined;
+    }
+    const range = rangeFor(s, p, o, g);
+    return !rangeIsEmpty(this.context.index(range.index.name), range, this.reads.options);
+  }
+
+  /** Whether any quad matches, for a pattern given as a range. */
+  protected rangeHasQuads(range: IndexRange): boolean {
+    return !rangeIsEmpty(this.context.index(range.index.name), range, this.reads.options);
+  }
+
+  namedGraphs(): TermId[] {
+    return [...this.context.dbs.graphs.getKeys({ ...this.reads.options })];
+  }
+
+  hasNamedGraph(g: TermId): boolean {
+    if (g === DEFAULT_GRAPH_ID || g === ANY) return false;
+    return readCount(this.context.dbs.graphs, this.reads, g) !== undefined;
+  }
+
+  statistics(): StoreStatistics {
+    // A snapshot never changes, so neither do its statistics.
+    this.cachedStatistics ??= readStatistics(this.context.dbs, this.reads);
+    return this.cachedStatistics;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.transaction?.done();
+  }
+}

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { namedNode } from '../rdf/terms.js';
+import { DEFAULT_GRAPH_ID, type QuadStore, type StoreStatistics, type TermId } from './quad-store.js';
+import { openStore } from './lmdb-store.js';
+import { allQuads, seededRandom, writeSampleQuads, type IdQuad } from './fixtures/sample-quads.js';
+
+function countBy(quads: IdQuad[], position: number): Map<TermId, number> {
+  const counts = new Map<TermId, number>();
+  for (const q of quads) counts.set(q[position], (counts.get(q[position]) ?? 0) + 1);
+  return counts;
+}
+
+/** What the statistics must say, computed from a full scan. */
+function bruteForceStatistics(store: QuadStore): Omit<StoreStatistics, 'termCount'> {
+  const reader = store.reader();
+  try {
+    const quads = allQuads(reader);
+    const graphCounts = new Map<TermId, number>(reader.namedGraphs().map((g) => [g, 0]));
+    for (const [g, n] of countBy(quads, 3)) graphCounts.set(g, n);
+    graphCounts.set(DEFAULT_GRAPH_ID, graphCounts.get(DEFAULT_GRAPH_ID) ?? 0);
+    return {
+      quadCount: quads.length,
+      defaultGraphCount: graphCounts.get(DEFAULT_GRAPH_ID)!,
+      graphCounts,
+      predicateCounts: countBy(quads, 1),
+      distinctSubjects: countBy(quads, 0).size,
+      distinctObjects: countBy(quads, 2).size,
+    };
+  } finally {
+    reader.release();
+  }
+}
+
+function assertStatistics(store: QuadStore, label: string): StoreStatistics {
+  const reader = store.reader();
+  const { termCount, ...kept } = reader.statistics();
+  reader.release();
+  const sorted = (m: ReadonlyMap<TermId, number>) => [...m].sort((a, b) => a[0] - b[0]);
+  const expected = bruteForceStatistics(store);
+  assert.deepEqual(
+    { ...kept, graphCounts: sorted(kept.graphCounts), predicateCounts: sorted(kept.predicateCounts) },
+    { ...expected, graphCounts: sorted(expected.graphCounts), predicateCounts: sorted(expected.predicateCounts) },
+    label,
+  );
+  return { termCount, ...kept };
+}
+
+test('statistics follow adds, removes, clears and drops, and survive a reopen', async () => {
+  const path = mkdtempSync(join(tmpdir(), 'quiver-statistics-test-'));
+  try {
+    let store = openStore({ path });
+    writeSampleQuads(store, 800, 1);
+    assertStatistics(store, 'after adds');
+
+    const random = seededRandom(7);
+    store.write((w) => {
+      const quads = allQuads(w);
+      for (const q of quads) if (random() < 0.3) w.remove(...q);
+      // Re-adding some removed quads in the same transaction must not count their terms twice.
+      for (const q of quads.slice(0, 40)) w.add(...q);
+    });
+    assertStatistics(store, 'after removes and re-adds');
+
+    writeSampleQuads(store, 300, 2);
+    const reader = store.reader();
+    const [g0, g1] = reader.namedGraphs();
+    reader.release();
+    store.write((w) => w.clearGraph(g0));
+    assertStatistics(store, 'after clear');
+    store.write((w) => w.dropGraph(g1));
+    store.write((w) => w.createGraph(w.intern(namedNode('http://example.org/empty'))));
+    store.write((w) => w.clearGraph(DEFAULT_GRAPH_ID));
+    const before = assertStatistics(store, 'after drop, create and clearing the default graph');
+    assert.equal(before.termCount, 12 + 5 + 4 + 3 + 1, 'every interned term, whether used or not');
+
+    await store.close();
+    store = openStore({ path });
+    const reopened = store.reader();
+    assert.deepEqual(reopened.statistics(), before, 'after reopen');
+    reopened.release();
+    await store.close();
+  } finally {
+    rmSync(path, { recursive: true, force: true });
+  }
+});
+
+test('distinct subjects and objects count every graph together', async () => {
+  const store = openStore({ memory: true });
+  const [a, b, p, g] = store.write((w) => ['a', 'b', 'p', 'g'].map((n) => w.intern(namedNode(`http://example.org/${n}`))));
+  const stats = () => {
+    const reader = store.reader();
+    const { distinctSubjects, distinctObjects } = reader.statistics();
+    reader.release();
+    return [distinctSubjects, distinctObjects];
+  };
+  store.write((w) => {
+    w.add(a, p, b, DEFAULT_GRAPH_ID);
+    w.add(a, p, b, g);
+  });
+  assert.deepEqual(stats(), [1, 1]);
+  store.write((w) => w.remove(a, p, b, DEFAULT_GRAPH_ID));
+  assert.deepEqual(stats(), [1, 1], 'still in g');
+  store.write((w) => {
+    w.remove(a, p, b, g);
+    w.add(b, p, a, g);
+  });
+  assert.deepEqual(stats(), [1, 1], 'a and b swapped roles');
+  store.write((w) => w.dropGraph(g));
+  assert.deepEqual(stats(), [0, 0]);
+  await store.close();
+});

@@ -1,0 +1,153 @@
+/**
+ * The QuadStore on LMDB (lmdb-js): one environment (a directory) holding the dictionary, the
+ * permutation indexes (index-layout.ts) and the statistics, each in a named LMDB database.
+ *
+ * Threads and processes: any number of them may open the same directory; LMDB's lock file
+ * coordinates them (one writer at a time, readers never block). Worker threads open it with
+ * `readOnly: true`.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import type { QuadStore, StoreOptions, StoreReader, StoreWriter } from './quad-store.js';
+import { ALL_INDEXES, idKeyEncoder } from './index-layout.js';
+import { dictionaryKeyEncoder } from './term-dictionary.js';
+import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
+import { StoreContext, type StoreDatabases } from './store-context.js';
+import { LmdbStoreReader } from './lmdb-reader.js';
+import { LmdbStoreWriter } from './lmdb-writer.js';
+import type { IdIndexDatabase } from './lmdb-types.js';
+
+/** 9 indexes + dictionary (2) + meta, graphs, predicates, with room to grow. */
+const MAX_DATABASES = 32;
+/** Concurrent read snapshots over all threads and processes (LMDB's default is 126). */
+const MAX_READERS = 1024;
+
+export function openStore(options: StoreOptions): QuadStore {
+  return LmdbQuadStore.open(options);
+}
+
+export class LmdbQuadStore implements QuadStore {
+  private closed = false;
+
+  private constructor(
+    private readonly context: StoreContext,
+    readonly path: string,
+    private readonly temporary: boolean,
+  ) {}
+
+  static open(options: StoreOptions): LmdbQuadStore {
+    if (options.memory && options.readOnly) throw new TypeError('a memory store cannot be read-only');
+    const temporary = options.memory === true;
+    const path = temporary ? mkdtempSync(join(tmpdir(), 'quiver-store-')) : requirePath(options.path);
+    const readOnly = options.readOnly === true;
+    if (!readOnly) mkdirSync(path, { recursive: true });
+    try {
+      const env = open({
+        path,
+        maxDbs: MAX_DATABASES,
+        maxReaders: MAX_READERS,
+        readOnly,
+        noSync: options.noSync === true || temporary,
+        // Off everywhere: a process that opens with noSync next to one that opened with
+        // overlappingSync is refused by lmdb-js, and plain synchronous commits are durable on return.
+        overlappingSync: false,
+      });
+      const context = new StoreContext(env, openDatabases(env, readOnly), readOnly);
+      if (!readOnly) initializeFormat(context);
+      else checkFormat(context);
+      return new LmdbQuadStore(context, path, temporary);
+    } catch (error) {
+      if (temporary) rmSync(path, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  reader(): StoreReader {
+    this.checkOpen();
+    const env = this.context.env;
+    // lmdb-js shares one read transaction per event turn; a reader must start from the latest commit.
+    env.resetReadTxn();
+    return new LmdbStoreReader(this.context, env.useReadTransaction());
+  }
+
+  write<T>(fn: (writer: StoreWriter) => T): T {
+    this.checkOpen();
+    const context = this.context;
+    if (context.readOnly) throw new Error(`the store at ${this.path} is open read-only`);
+    if (context.writing) throw new Error('write transactions do not nest');
+    let result: T | undefined;
+    let writer: LmdbStoreWriter | undefined;
+    context.writing = true;
+    try {
+      context.env.transactionSync(() => {
+        writer = new LmdbStoreWriter(context);
+        result = fn(writer);
+        if (isPromiseLike(result)) throw new TypeError('a write callback must be synchronous');
+        writer.finish();
+        // Returning nothing: lmdb-js would defer the commit on a returned promise.
+      });
+    } finally {
+      writer?.abandon();
+      context.writing = false;
+    }
+    return result as T;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.context.env.close();
+    if (this.temporary) rmSync(this.path, { recursive: true, force: true });
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('the store is closed');
+  }
+}
+
+function requirePath(path: string | undefined): string {
+  if (!path) throw new TypeError('a store needs a path, or memory: true');
+  return resolve(path);
+}
+
+function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
+  try {
+    const indexes = new Map<string, IdIndexDatabase>();
+    for (const layout of ALL_INDEXES) {
+      const db = env.openDB({ name: layout.name, encoding: 'binary', keyEncoder: idKeyEncoder(layout) } as object as { name: string });
+      indexes.set(layout.name, db as unknown as IdIndexDatabase);
+    }
+    const uint32Keys = { encoding: 'binary', keyEncoding: 'uint32' } as const;
+    return {
+      indexes,
+      idToTerm: env.openDB({ name: 'id2term', ...uint32Keys }) as never,
+      termToId: env.openDB({ name: 'term2id', encoding: 'binary', keyEncoder: dictionaryKeyEncoder } as object as { name: string }) as never,
+      meta: env.openDB({ name: 'meta', encoding: 'binary' }) as never,
+      graphs: env.openDB({ name: 'graphs', ...uint32Keys }) as never,
+      predicates: env.openDB({ name: 'predicates', ...uint32Keys }) as never,
+    };
+  } catch (error) {
+    if (readOnly) throw new Error(`not a Quiver store (or not initialized yet): ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+}
+
+function initializeFormat(context: StoreContext): void {
+  const meta = context.dbs.meta;
+  context.env.transactionSync(() => {
+    const found = meta.getBinaryFast(META.formatVersion);
+    if (found === undefined) meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));
+    else if (decodeCount(found) !== FORMAT_VERSION) throw new Error(`unsupported store format ${decodeCount(found)}`);
+  });
+}
+
+function checkFormat(context: StoreContext): void {
+  const found = context.dbs.meta.getBinaryFast(META.formatVersion);
+  if (found === undefined || decodeCount(found) !== FORMAT_VERSION) throw new Error('not a Quiver store, or an unsupported format');
+}
+
+function isPromiseLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,46 @@
+/**
+ * What the readers and the writer of one open store share: the LMDB databases, the term caches and
+ * whether this thread is inside a write transaction.
+ */
+import type { RootDatabase } from 'lmdb';
+import type { Term } from '../rdf/terms.js';
+import { BoundedMap } from './bounded-map.js';
+import type { TermId } from './quad-store.js';
+import type { IdIndexDatabase } from './lmdb-types.js';
+import type { IdToTermDatabase, TermToIdDatabase } from './term-dictionary.js';
+import type { StatisticsDatabases } from './statistics.js';
+
+export interface StoreDatabases extends StatisticsDatabases {
+  /** Permutation indexes by layout name (spo, pos, osp, gspo, ...). */
+  readonly indexes: ReadonlyMap<string, IdIndexDatabase>;
+  readonly idToTerm: IdToTermDatabase;
+  readonly termToId: TermToIdDatabase;
+}
+
+/** Entries kept by each term cache; a few MB, enough for the vocabulary and hot resources. */
+export const TERM_CACHE_SIZE = 100_000;
+
+export class StoreContext {
+  /**
+   * Committed dictionary entries only: an ID once committed names the same term forever (IDs are
+   * never reused), so every snapshot may share these, whereas an ID issued by a write transaction
+   * that then aborts may be issued again for another term.
+   */
+  readonly termsById = new BoundedMap<TermId, Term>(TERM_CACHE_SIZE);
+  readonly idsByKey = new BoundedMap<string, TermId>(TERM_CACHE_SIZE);
+  /** True while this thread runs a write callback. */
+  writing = false;
+  readonly isWriting = (): boolean => this.writing;
+
+  constructor(
+    readonly env: RootDatabase,
+    readonly dbs: StoreDatabases,
+    readonly readOnly: boolean,
+  ) {}
+
+  index(name: string): IdIndexDatabase {
+    const db = this.dbs.indexes.get(name);
+    if (!db) throw new Error(`no index ${name}`);
+    return db;
+  }
+}
