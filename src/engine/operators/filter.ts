@@ -33,7 +33,10 @@ export class Filter extends Operator {
         if (scoped) ctx.functions.bnodes = new Map();
         if (passes(evaluate, batch.data, row * width, ctx)) out.target().appendCopy(batch, row);
       }
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }

@@ -95,7 +95,10 @@ export class Group extends Operator {
         const value = group.accumulators[i].result();
         target.data[base + spec.slot] = value === undefined ? 0 : ctx.idOf(value);
       });
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }

@@ -65,7 +65,10 @@ export class IsolatedJoin extends Operator {
           const r = target.appendCopy(batch, row);
           mergeInto(target.data, r * width, tdata, coffset, this.mergeSlots);
         }
-        if (out.pending) yield* out.drainFull();
+        if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
       }
     }
     yield* out.flush();

@@ -57,10 +57,16 @@ export class LeftJoin extends Operator {
           const t = target.appendCopy(rightBatch, r);
           target.data[t * width + tag] = 0;
         }
-        if (out.pending) yield* out.drainFull();
+        if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
       }
       for (let r = 0; r < leftBatch.length; r++) if (!matched[r]) out.target().appendCopy(leftBatch, r);
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }

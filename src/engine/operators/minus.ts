@@ -65,7 +65,10 @@ export class Minus extends Operator {
         }
         if (!removed) out.target().appendCopy(batch, r);
       }
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }

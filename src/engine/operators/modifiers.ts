@@ -60,7 +60,10 @@ export class OrderBy extends Operator {
     const out = new BatchWriter(width);
     for (const i of order) {
       out.target().appendRow(rows.data, i * width);
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }
@@ -99,7 +102,10 @@ export class Distinct extends Operator {
         if ((seen.size & 1023) === 0) ctx.reserve(1024 * 48);
         out.target().appendCopy(batch, r);
       }
-      if (out.pending) yield* out.drainFull();
+      if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
     }
     yield* out.flush();
   }

@@ -74,7 +74,10 @@ export class PatternScan extends Operator {
             for (const b of this.binds) t[base + b.slot] = quad[b.pos];
           }
         }
-        if (out.pending) yield* out.drainFull();
+        if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
       }
     }
     yield* out.flush();

@@ -68,7 +68,10 @@ export class PathScan extends Operator {
             if (this.graph.kind === 'slot') t[base + this.graph.slot] = g;
           }
         }
-        if (out.pending) yield* out.drainFull();
+        if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
       }
     }
     yield* out.flush();

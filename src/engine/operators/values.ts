@@ -35,7 +35,10 @@ export class Values extends Operator {
           const r = target.appendCopy(batch, row);
           mergeInto(target.data, r * width, table, i * width, this.slots);
         }
-        if (out.pending) yield* out.drainFull();
+        if (out.pending) {
+          ctx.checkpoint();
+          yield* out.drainFull();
+        }
       }
     }
     yield* out.flush();

@@ -1,0 +1,260 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalService, type LocalService } from './local-service.js';
+import type { QueryResult, SolutionRow } from './sparql-service.js';
+import type { Quad } from '../rdf/terms.js';
+import { CancelledError, EvaluationError, OverloadedError, SyntaxError, TimeoutError } from '../errors.js';
+
+const EX = 'http://example.org/';
+
+/** `count` triples <s_i> ex:value i: a cross product of them three ways never ends in a test. */
+function numbersUpdate(count: number): string {
+  const triples = Array.from({ length: count }, (_, i) => `<${EX}s${i}> <${EX}value> ${i} .`);
+  return `INSERT DATA { ${triples.join('\n')} }`;
+}
+
+const ENDLESS_QUERY = `SELECT * WHERE {
+  ?a <${EX}value> ?x . ?b <${EX}value> ?y . ?c <${EX}value> ?z .
+  FILTER(?x + ?y + ?z < 0)
+}`;
+const HUGE_QUERY = `SELECT * WHERE { ?a <${EX}value> ?x . ?b <${EX}value> ?y }`;
+const SHORT_QUERY = `SELECT ?s WHERE { ?s <${EX}value> 7 }`;
+
+async function allRows(result: QueryResult): Promise<SolutionRow[]> {
+  assert.equal(result.kind, 'bindings');
+  const rows: SolutionRow[] = [];
+  for await (const batch of result.rows) rows.push(...batch);
+  return rows;
+}
+
+async function allQuads(result: QueryResult): Promise<Quad[]> {
+  assert.equal(result.kind, 'quads');
+  const quads: Quad[] = [];
+  for await (const batch of result.quads) quads.push(...batch);
+  return quads;
+}
+
+async function ask(service: LocalService, query: string): Promise<boolean> {
+  const result = await service.query({ query });
+  assert.equal(result.kind, 'boolean');
+  return result.value;
+}
+
+/** Resolves when the query settles, with when it did. */
+async function finishTime(run: Promise<unknown>): Promise<number> {
+  await run.catch(() => undefined);
+  return performance.now();
+}
+
+describe('LocalService', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await createLocalService({ memory: true, workers: 2, cancelGraceMs: 1000 });
+    await service.update({ update: numbersUpdate(2000) });
+  });
+  after(() => service.close());
+
+  test('a SELECT query returns its rows in batches, terms rebuilt on the main thread', async () => {
+    const result = await service.query({
+      query: `SELECT ?s ?v WHERE { ?s <${EX}value> ?v FILTER(?v < 3) OPTIONAL { ?s <${EX}none> ?n } } ORDER BY ?v`,
+    });
+    assert.equal(result.kind, 'bindings');
+    assert.deepEqual(result.variables, ['s', 'v']);
+    const rows = await allRows(result);
+    assert.deepEqual(
+      rows.map(([s, v]) => [s?.value, v?.value]),
+      [
+        [`${EX}s0`, '0'],
+        [`${EX}s1`, '1'],
+        [`${EX}s2`, '2'],
+      ],
+    );
+    assert.equal(rows[0][1]?.termType, 'Literal');
+  });
+
+  test('a large result arrives complete, across many messages', async () => {
+    const rows = await allRows(await service.query({ query: `SELECT ?s WHERE { ?s <${EX}value> ?v }` }));
+    assert.equal(rows.length, 2000);
+    assert.equal(new Set(rows.map(([s]) => s?.value)).size, 2000);
+  });
+
+  test('ASK answers a boolean, CONSTRUCT answers quads', async () => {
+    assert.equal(await ask(service, `ASK { <${EX}s5> <${EX}value> 5 }`), true);
+    assert.equal(await ask(service, `ASK { <${EX}s5> <${EX}value> 6 }`), false);
+    const quads = await allQuads(
+      await service.query({ query: `CONSTRUCT { ?s <${EX}double> ?v } WHERE { ?s <${EX}value> ?v FILTER(?v = 1) }` }),
+    );
+    assert.equal(quads.length, 1);
+    assert.equal(quads[0].subject.value, `${EX}s1`);
+    assert.equal(quads[0].graph.termType, 'DefaultGraph');
+  });
+
+  test('a syntax error rejects query() with its position', async () => {
+    await assert.rejects(service.query({ query: 'SELECT * WHERE {\n  ?s ?p \n}' }), (error: unknown) => {
+      assert.ok(error instanceof SyntaxError);
+      assert.equal(typeof error.line, 'number');
+      return true;
+    });
+  });
+
+  test('a slow query does not delay a short one running beside it', async () => {
+    const stop = new AbortController();
+    const slow = service.query({ query: ENDLESS_QUERY, signal: stop.signal });
+    const short = service.query({ query: SHORT_QUERY }).then(allRows);
+    const shortDone = await finishTime(short);
+    assert.deepEqual((await short).map(([s]) => s?.value), [`${EX}s7`]);
+    stop.abort();
+    const slowDone = await finishTime(slow);
+    assert.ok(shortDone < slowDone);
+    await assert.rejects(slow, CancelledError);
+  });
+
+  test('a query past its time limit fails with TimeoutError, and its worker is free again', async () => {
+    const started = performance.now();
+    await assert.rejects(service.query({ query: ENDLESS_QUERY, timeoutMs: 300 }), TimeoutError);
+    assert.ok(performance.now() - started < 1000, 'the time limit is enforced promptly');
+    await waitUntilIdle(service);
+    assert.equal(await ask(service, `ASK { <${EX}s1> ?p ?o }`), true);
+  });
+
+  test('aborting the signal cancels the query and frees its worker', async () => {
+    const controller = new AbortController();
+    const running = service.query({ query: ENDLESS_QUERY, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await assert.rejects(running, CancelledError);
+    await waitUntilIdle(service);
+  });
+
+  test('stopping iteration early frees the worker', async () => {
+    const result = await service.query({ query: HUGE_QUERY });
+    assert.equal(result.kind, 'bindings');
+    for await (const batch of result.rows) {
+      assert.ok(batch.length > 0);
+      break;
+    }
+    await waitUntilIdle(service);
+  });
+
+  test('a consumer that reads slowly holds back the worker, then still gets every row', async () => {
+    const result = await service.query({ query: `SELECT * WHERE { ?a <${EX}value> ?x . ?b <${EX}value> 1 }` });
+    assert.equal(result.kind, 'bindings');
+    let count = 0;
+    for await (const batch of result.rows) {
+      count += batch.length;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.equal(count, 2000);
+  });
+
+  test('an update is visible to later queries', async () => {
+    await service.update({ update: `INSERT DATA { <${EX}new> <${EX}label> "fresh" }` });
+    assert.equal(await ask(service, `ASK { <${EX}new> <${EX}label> "fresh" }`), true);
+  });
+
+  test('a failing update changes nothing', async () => {
+    await service.update({ update: `CREATE GRAPH <${EX}existing>` });
+    await assert.rejects(
+      service.update({ update: `INSERT DATA { <${EX}half> <${EX}done> 1 } ; CREATE GRAPH <${EX}existing>` }),
+      EvaluationError,
+    );
+    assert.equal(await ask(service, `ASK { <${EX}half> ?p ?o }`), false);
+  });
+
+  test('an update with a syntax error is rejected as such', async () => {
+    await assert.rejects(service.update({ update: 'INSERT DATA { <a> }' }), SyntaxError);
+  });
+
+  test('concurrent updates run one at a time, each as one transaction', async () => {
+    const increment = `DELETE { <${EX}counter> <${EX}n> ?old } INSERT { <${EX}counter> <${EX}n> ?next }
+      WHERE { OPTIONAL { <${EX}counter> <${EX}n> ?old } BIND(COALESCE(?old, 0) + 1 AS ?next) }`;
+    await Promise.all(Array.from({ length: 20 }, () => service.update({ update: increment })));
+    const rows = await allRows(await service.query({ query: `SELECT ?n WHERE { <${EX}counter> <${EX}n> ?n }` }));
+    assert.deepEqual(rows.map(([n]) => n?.value), ['20']);
+  });
+
+  test('describe() reports triple counts from the statistics', async () => {
+    await service.update({ update: `INSERT DATA { GRAPH <${EX}g> { <${EX}a> <${EX}b> <${EX}c> } }` });
+    const description = await service.describe();
+    assert.ok((description.defaultGraphTriples ?? 0) >= 2000);
+    assert.deepEqual(
+      description.namedGraphs?.find((g) => g.name === `${EX}g`),
+      { name: `${EX}g`, triples: 1 },
+    );
+  });
+});
+
+describe('LocalService under load', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await createLocalService({ memory: true, workers: 1, maxQueue: 1, cancelGraceMs: 1000 });
+    await service.update({ update: numbersUpdate(2000) });
+  });
+  after(() => service.close());
+
+  test('a full queue answers OverloadedError; a queued request whose signal aborts leaves the queue', async () => {
+    const stopRunning = new AbortController();
+    const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
+    const leaveQueue = new AbortController();
+    const queued = service.query({ query: SHORT_QUERY, signal: leaveQueue.signal });
+    await assert.rejects(service.query({ query: SHORT_QUERY }), (error: unknown) => {
+      assert.ok(error instanceof OverloadedError);
+      assert.ok(error.retryAfterSeconds > 0);
+      return true;
+    });
+    leaveQueue.abort();
+    await assert.rejects(queued, CancelledError);
+    assert.equal(service.load().queries.queued, 0);
+    // The queue has room again.
+    const next = service.query({ query: SHORT_QUERY });
+    stopRunning.abort();
+    await assert.rejects(running, CancelledError);
+    assert.equal((await allRows(await next)).length, 1);
+  });
+
+  test('a query that times out while waiting in the queue fails with TimeoutError', async () => {
+    const stopRunning = new AbortController();
+    const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
+    await assert.rejects(service.query({ query: SHORT_QUERY, timeoutMs: 100 }), TimeoutError);
+    stopRunning.abort();
+    await assert.rejects(running, CancelledError);
+  });
+});
+
+describe('LocalService on a store directory', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'quiver-service-test-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('the server time limit holds, close() refuses new work, and the data outlives the service', async () => {
+    const first = await createLocalService({ store: dir, workers: 1, queryTimeoutMs: 200 });
+    await first.update({ update: numbersUpdate(500) });
+    // A request may lower the limit, never raise it.
+    await assert.rejects(first.query({ query: ENDLESS_QUERY, timeoutMs: 60_000 }), TimeoutError);
+    await first.close();
+    await assert.rejects(first.query({ query: 'ASK {}' }), OverloadedError);
+    await assert.rejects(first.update({ update: 'CLEAR DEFAULT' }), OverloadedError);
+
+    const second = await createLocalService({ store: dir, workers: 1 });
+    try {
+      assert.equal(await ask(second, `ASK { <${EX}s499> <${EX}value> 499 }`), true);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+/** Running queries end a little after their callers hear about it (the worker reports back). */
+async function waitUntilIdle(service: LocalService, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (service.load().queries.running > 0) {
+    if (Date.now() > deadline) assert.fail('a query worker stayed busy');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

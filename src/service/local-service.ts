@@ -1,0 +1,176 @@
+/**
+ * SparqlService over the embedded store. Queries run in a pool of worker threads, each with its
+ * own read-only handle on the store (LMDB lets many threads read one environment); updates run
+ * one at a time on a writer thread that holds the only writable handle. The main thread keeps the
+ * event loop free for HTTP: it only routes messages, rebuilds terms and reads statistics.
+ */
+import { availableParallelism } from 'node:os';
+import { openStore } from '../store/lmdb-store.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { OverloadedError } from '../errors.js';
+import { QueryPool, type QueryLoad } from './query-pool.js';
+import { UpdateWriter } from './update-writer.js';
+import type {
+  QueryRequest,
+  QueryResult,
+  ServiceDescriptionData,
+  SparqlService,
+  UpdateRequest,
+} from './sparql-service.js';
+
+export interface LocalServiceOptions {
+  /** Store directory (created when missing). Default `./data`, unless `memory`. */
+  store?: string;
+  /** A throw-away store in a temporary directory, removed by close(). */
+  memory?: boolean;
+  /** Query worker threads, i.e. queries evaluated at once. Default: os.availableParallelism(). */
+  workers?: number;
+  /** Queries (and, separately, updates) that may wait for their turn; beyond: OverloadedError. */
+  maxQueue?: number;
+  /** Time limit of a query, from arrival to last row; a request's timeoutMs may only lower it. */
+  queryTimeoutMs?: number;
+  /** Time limit of an update, from arrival to commit; a request's timeoutMs may only lower it. */
+  updateTimeoutMs?: number;
+  /** Skip fsync on commit (see StoreOptions.noSync). */
+  noSync?: boolean;
+  /** Whether LOAD may fetch documents. Default true. */
+  allowLoad?: boolean;
+  /** Per-query memory budget for sorts, groups and hash tables, in bytes (engine default when unset). */
+  queryMemoryBudget?: number;
+  /** Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server. */
+  workerMemoryMb?: number;
+  /** How long a cancelled or timed-out query may take to stop before its worker is replaced. */
+  cancelGraceMs?: number;
+  /** How long close() waits for running work before it cancels it. */
+  closeTimeoutMs?: number;
+}
+
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+export const DEFAULT_UPDATE_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_QUEUE = 64;
+/** Batches a worker may send ahead of its consumer: enough to hide latency, little memory. */
+const BATCH_WINDOW = 4;
+
+export class LocalService implements SparqlService {
+  private closing?: Promise<void>;
+
+  private constructor(
+    private readonly pool: QueryPool,
+    private readonly writer: UpdateWriter,
+    /** Read-only handle on the main thread, for statistics only. */
+    private readonly statisticsStore: QuadStore,
+    private readonly settings: Required<Pick<LocalServiceOptions, 'queryTimeoutMs' | 'updateTimeoutMs'>> &
+      LocalServiceOptions,
+  ) {}
+
+  static async create(options: LocalServiceOptions = {}): Promise<LocalService> {
+    const settings = {
+      ...options,
+      queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      updateTimeoutMs: options.updateTimeoutMs ?? DEFAULT_UPDATE_TIMEOUT_MS,
+    };
+    const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+    // The writer opens (and for a memory store, creates) the store first; readers follow its path.
+    const writer = await UpdateWriter.start({
+      path: options.memory ? undefined : (options.store ?? './data'),
+      memory: options.memory,
+      noSync: options.noSync,
+      maxQueue,
+    });
+    let pool: QueryPool | undefined;
+    try {
+      pool = await QueryPool.start({
+        storePath: writer.storePath,
+        size: Math.max(1, options.workers ?? availableParallelism()),
+        maxQueue,
+        cancelGraceMs: options.cancelGraceMs ?? 2000,
+        window: BATCH_WINDOW,
+        resourceLimits: options.workerMemoryMb ? { maxOldGenerationSizeMb: options.workerMemoryMb } : undefined,
+      });
+      const statisticsStore = openStore({ path: writer.storePath, readOnly: true });
+      return new LocalService(pool, writer, statisticsStore, settings);
+    } catch (error) {
+      await pool?.close(Date.now());
+      await writer.close(Date.now(), 0);
+      throw error;
+    }
+  }
+
+  /**
+   * Resolves once the first batch of rows is ready (or the result is complete, or is a boolean):
+   * syntax errors, time-outs and evaluation errors before that point reject here. Later errors are
+   * thrown by the rows' (or quads') iterator, after the batches that came before them.
+   */
+  query(request: QueryRequest): Promise<QueryResult> {
+    if (this.closing) return Promise.reject(shuttingDown());
+    return this.pool.run({
+      query: request.query,
+      baseIri: request.baseIri,
+      defaultGraphUris: request.defaultGraphUris,
+      namedGraphUris: request.namedGraphUris,
+      deadline: Date.now() + effectiveTimeout(this.settings.queryTimeoutMs, request.timeoutMs),
+      memoryBudget: this.settings.queryMemoryBudget,
+      signal: request.signal,
+    });
+  }
+
+  update(request: UpdateRequest): Promise<void> {
+    if (this.closing) return Promise.reject(shuttingDown());
+    return this.writer.run({
+      update: request.update,
+      baseIri: request.baseIri,
+      usingGraphUris: request.usingGraphUris,
+      usingNamedGraphUris: request.usingNamedGraphUris,
+      deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs),
+      allowLoad: this.settings.allowLoad ?? true,
+      signal: request.signal,
+    });
+  }
+
+  async describe(): Promise<ServiceDescriptionData> {
+    const reader = this.statisticsStore.reader();
+    try {
+      const statistics = reader.statistics();
+      const namedGraphs = reader.namedGraphs().map((id) => ({
+        name: reader.termOf(id).value,
+        triples: statistics.graphCounts.get(id) ?? 0,
+      }));
+      return { defaultGraphTriples: statistics.defaultGraphCount, namedGraphs };
+    } finally {
+      reader.release();
+    }
+  }
+
+  /** Work in progress, for health and metrics pages. */
+  load(): { queries: QueryLoad; updates: { running: number; queued: number } } {
+    return { queries: this.pool.load, updates: this.writer.load };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    const deadline = Date.now() + (this.settings.closeTimeoutMs ?? 10_000);
+    const grace = this.settings.cancelGraceMs ?? 2000;
+    await Promise.all([this.pool.close(deadline), this.writer.whenIdle(deadline)]);
+    await this.statisticsStore.close();
+    // Last, because the writer owns the store (and a memory store's directory).
+    await this.writer.close(deadline, grace);
+  }
+}
+
+export function createLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  return LocalService.create(options);
+}
+
+/** The server's limit, lowered (never raised) by the request's own. */
+function effectiveTimeout(serverLimitMs: number, requestedMs: number | undefined): number {
+  if (requestedMs === undefined || !Number.isFinite(requestedMs) || requestedMs <= 0) return serverLimitMs;
+  return Math.min(serverLimitMs, requestedMs);
+}
+
+function shuttingDown(): OverloadedError {
+  return new OverloadedError('the service is shutting down');
+}

@@ -1,0 +1,163 @@
+/**
+ * One query's life on the main thread: waiting in the queue, running on a worker, streaming to its
+ * consumer. It turns worker messages into the QueryResult the caller sees, and every way a query
+ * can end early (time limit, aborted signal, consumer gone) into one `stop(reason)`.
+ */
+import { CancelledError, TimeoutError, type QuiverError } from '../errors.js';
+import type { Quad } from '../rdf/terms.js';
+import { BatchStream } from './batch-stream.js';
+import { deserializeError } from './error-transport.js';
+import type { QueryResult, SolutionRow } from './sparql-service.js';
+import { TermTableDecoder } from './term-table.js';
+import type { QueryWorkerReply, RunQueryMessage } from './worker-messages.js';
+
+export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+
+/** What a job needs from the worker it runs on. */
+export interface JobHost {
+  /** Tell the worker the consumer took a batch. */
+  acknowledge(): void;
+  /** Ask the worker to stop; it must answer within the grace period or be replaced. */
+  cancel(): void;
+}
+
+type Head = Extract<QueryWorkerReply, { type: 'head' }>;
+
+let nextJobId = 1;
+
+export class QueryJob {
+  readonly id = nextJobId++;
+  state: 'queued' | 'running' | 'done' = 'queued';
+  /** Why we stopped it, when we did: this, not the worker's own account, is what the caller sees. */
+  stopReason?: QuiverError;
+  readonly result: Promise<QueryResult>;
+
+  private resolveResult!: (result: QueryResult) => void;
+  private rejectResult!: (error: Error) => void;
+  private settled = false;
+  private head?: Head;
+  private stream?: BatchStream<SolutionRow> | BatchStream<Quad>;
+  private readonly decoder = new TermTableDecoder();
+  private host?: JobHost;
+  private readonly onAbort = (): void => this.stop(new CancelledError());
+  private readonly deadlineTimer: NodeJS.Timeout;
+
+  constructor(
+    readonly spec: QueryJobSpec,
+    /** Called once when the job is over on the worker side (or never started there). */
+    private readonly onStopped: (job: QueryJob) => void,
+  ) {
+    this.result = new Promise<QueryResult>((resolve, reject) => {
+      this.resolveResult = resolve;
+      this.rejectResult = reject;
+    });
+    spec.signal?.addEventListener('abort', this.onAbort, { once: true });
+    // The time limit counts from arrival: time spent in the queue is time the client waited.
+    this.deadlineTimer = setTimeout(() => this.stop(new TimeoutError()), Math.max(0, spec.deadline - Date.now()));
+  }
+
+  get runMessage(): RunQueryMessage {
+    const { signal: _signal, ...rest } = this.spec;
+    return { type: 'run', jobId: this.id, ...rest };
+  }
+
+  startedOn(host: JobHost): void {
+    this.state = 'running';
+    this.host = host;
+  }
+
+  /** A message from the worker about this job. */
+  receive(reply: QueryWorkerReply): void {
+    if (this.stopReason) {
+      // The caller has had its answer; only the worker's last word matters now: it is free.
+      if (reply.type === 'end' || reply.type === 'error' || reply.type === 'boolean') this.finish();
+      return;
+    }
+    switch (reply.type) {
+      case 'boolean':
+        this.settle({ kind: 'boolean', value: reply.value });
+        this.finish();
+        break;
+      case 'head':
+        this.head = reply;
+        break;
+      case 'batch':
+        this.openStream().push(this.decode(reply.batch) as never);
+        break;
+      case 'end':
+        this.openStream().end();
+        this.finish();
+        break;
+      case 'error':
+        this.fail(this.stopReason ?? deserializeError(reply.error));
+        this.finish();
+        break;
+    }
+  }
+
+  /** Ends the job early. Idempotent; the first reason wins. */
+  stop(reason: QuiverError): void {
+    if (this.state === 'done' || this.stopReason) return;
+    this.stopReason = reason;
+    this.fail(reason);
+    if (this.state === 'queued') this.finish();
+    else this.host!.cancel();
+  }
+
+  /** The worker will never answer (it crashed or was replaced). */
+  abandonOnWorker(reason: QuiverError): void {
+    if (this.state === 'done') return;
+    this.fail(this.stopReason ?? reason);
+    this.finish();
+  }
+
+  private decode(batch: Parameters<TermTableDecoder['decodeRows']>[0]): SolutionRow[] | Quad[] {
+    return this.head?.kind === 'quads' ? this.decoder.decodeQuads(batch) : this.decoder.decodeRows(batch);
+  }
+
+  /** The result resolves with the first batch (or the end), so errors before it reject query(). */
+  private openStream(): BatchStream<SolutionRow> | BatchStream<Quad> {
+    if (this.stream) return this.stream;
+    const hooks = {
+      onPull: () => {
+        if (this.state === 'running') this.host!.acknowledge();
+      },
+      onAbandon: () => this.stop(new CancelledError('the consumer stopped reading')),
+    };
+    const head = this.head!;
+    if (head.kind === 'quads') {
+      const stream = new BatchStream<Quad>(hooks);
+      this.stream = stream;
+      this.settle({ kind: 'quads', prefixes: head.prefixes, quads: stream });
+    } else {
+      const stream = new BatchStream<SolutionRow>(hooks);
+      this.stream = stream;
+      this.settle({ kind: 'bindings', variables: head.variables, rows: stream });
+    }
+    return this.stream;
+  }
+
+  private settle(result: QueryResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolveResult(result);
+  }
+
+  private fail(error: Error): void {
+    if (!this.settled) {
+      this.settled = true;
+      this.rejectResult(error);
+    } else {
+      this.stream?.fail(error);
+    }
+  }
+
+  private finish(): void {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    this.host = undefined;
+    clearTimeout(this.deadlineTimer);
+    this.spec.signal?.removeEventListener('abort', this.onAbort);
+    this.onStopped(this);
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The query workers and the queue in front of them: at most one query per worker, a bounded wait
+ * queue behind them, and a replacement for any worker that crashes or will not stop when told.
+ */
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { CancelledError, EvaluationError, OverloadedError, ResourceLimitError, type QuiverError } from '../errors.js';
+import { acknowledgeBatch, createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
+import { QueryJob, type QueryJobSpec } from './query-job.js';
+import type { QueryResult } from './sparql-service.js';
+import type { QueryWorkerData, QueryWorkerReply } from './worker-messages.js';
+import { startWorker, waitForReply } from './worker-startup.js';
+
+export interface QueryPoolOptions {
+  storePath: string;
+  size: number;
+  maxQueue: number;
+  /** How long a cancelled query may take to stop before its worker is terminated. */
+  cancelGraceMs: number;
+  /** Unacknowledged batches a worker may have in flight. */
+  window: number;
+  resourceLimits?: ResourceLimits;
+}
+
+export interface QueryLoad {
+  running: number;
+  queued: number;
+  replacedWorkers: number;
+}
+
+const WORKER_ENTRY = new URL('./query-worker.js', import.meta.url);
+const RESTART_DELAY_MS = 1000;
+
+/** One worker thread, from start to termination; a replacement is a new QueryWorker. */
+class QueryWorker {
+  job?: QueryJob;
+  private graceTimer?: NodeJS.Timeout;
+  retired = false;
+
+  constructor(
+    readonly worker: Worker,
+    readonly control: ControlBlock,
+    private readonly graceMs: number,
+  ) {}
+
+  get idle(): boolean {
+    return !this.job && !this.retired;
+  }
+
+  run(job: QueryJob, onUnresponsive: (w: QueryWorker) => void): void {
+    this.job = job;
+    resetControl(this.control);
+    job.startedOn({
+      acknowledge: () => acknowledgeBatch(this.control),
+      cancel: () => {
+        requestCancel(this.control);
+        this.graceTimer ??= setTimeout(() => onUnresponsive(this), this.graceMs);
+      },
+    });
+    this.worker.postMessage(job.runMessage);
+  }
+
+  jobOver(): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.job = undefined;
+  }
+}
+
+export class QueryPool {
+  private readonly workers = new Set<QueryWorker>();
+  private readonly queue: QueryJob[] = [];
+  private closing = false;
+  private readonly idleWaiters: (() => void)[] = [];
+  private replacedWorkers = 0;
+
+  private constructor(private readonly options: QueryPoolOptions) {}
+
+  static async start(options: QueryPoolOptions): Promise<QueryPool> {
+    const pool = new QueryPool(options);
+    try {
+      await Promise.all(Array.from({ length: options.size }, () => pool.addWorker()));
+    } catch (error) {
+      await pool.terminateAll();
+      throw error;
+    }
+    return pool;
+  }
+
+  /** Queries running now and waiting, and workers replaced so far (stuck or crashed). */
+  get load(): QueryLoad {
+    let running = 0;
+    for (const w of this.workers) if (w.job) running++;
+    return { running, queued: this.queue.length, replacedWorkers: this.replacedWorkers };
+  }
+
+  run(spec: QueryJobSpec): Promise<QueryResult> {
+    if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
+    if (spec.signal?.aborted) return Promise.reject(new CancelledError());
+    const idle = this.idleWorker();
+    if (!idle && this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new OverloadedError(`too many queries: ${this.queue.length} are waiting already`));
+    }
+    const job = new QueryJob(spec, (j) => this.jobStopped(j));
+    if (idle) this.dispatch(idle, job);
+    else this.queue.push(job);
+    return job.result;
+  }
+
+  /**
+   * Stops taking queries, lets running ones finish until `deadline` (they may still be streaming to
+   * their clients), then cancels what is left and ends every worker.
+   */
+  async close(deadline: number): Promise<void> {
+    this.closing = true;
+    for (const job of this.queue.splice(0)) job.stop(new OverloadedError('the service is shutting down'));
+    await this.whenIdle(deadline);
+    for (const w of this.workers) w.job?.stop(new CancelledError('the service is shutting down'));
+    await this.whenIdle(Date.now() + this.options.cancelGraceMs);
+    await Promise.all(
+      [...this.workers].map(async (w) => {
+        w.retired = true;
+        w.worker.postMessage({ type: 'close' });
+        await waitForReply(w.worker, 'closed', 1000);
+        await w.worker.terminate();
+      }),
+    );
+    this.workers.clear();
+  }
+
+  private async addWorker(): Promise<void> {
+    const control = createControlBlock();
+    const data: QueryWorkerData = { storePath: this.options.storePath, control, window: this.options.window };
+    const { worker } = await startWorker(WORKER_ENTRY, data, this.options.resourceLimits);
+    const w = new QueryWorker(worker, control, this.options.cancelGraceMs);
+    if (this.closing) {
+      await worker.terminate();
+      return;
+    }
+    this.workers.add(w);
+    worker.on('message', (reply: QueryWorkerReply) => {
+      if ('jobId' in reply && w.job?.id === reply.jobId) w.job.receive(reply);
+    });
+    worker.on('error', (error: Error & { code?: string }) => this.workerDied(w, crashReason(error)));
+    worker.on('exit', (code) => this.workerDied(w, new EvaluationError(`a query worker exited (code ${code})`)));
+    this.pump();
+  }
+
+  private idleWorker(): QueryWorker | undefined {
+    for (const w of this.workers) if (w.idle) return w;
+    return undefined;
+  }
+
+  private dispatch(w: QueryWorker, job: QueryJob): void {
+    w.run(job, (stuck) => this.replace(stuck, job.stopReason ?? new CancelledError()));
+  }
+
+  private jobStopped(job: QueryJob): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      return;
+    }
+    for (const w of this.workers) {
+      if (w.job === job) {
+        w.jobOver();
+        break;
+      }
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    for (let w = this.idleWorker(); w && this.queue.length > 0; w = this.idleWorker()) {
+      this.dispatch(w, this.queue.shift()!);
+    }
+    if (this.queue.length === 0 && this.load.running === 0) {
+      for (const notify of this.idleWaiters.splice(0)) notify();
+    }
+  }
+
+  /** A worker that does not stop in time, evaluating who knows what: end it, start another. */
+  private replace(w: QueryWorker, reason: QuiverError): void {
+    this.retire(w, reason);
+    void w.worker.terminate();
+  }
+
+  private workerDied(w: QueryWorker, reason: QuiverError): void {
+    if (w.retired) return;
+    this.retire(w, reason);
+  }
+
+  private retire(w: QueryWorker, reason: QuiverError): void {
+    if (w.retired) return;
+    w.retired = true;
+    this.workers.delete(w);
+    const job = w.job;
+    w.jobOver();
+    job?.abandonOnWorker(reason);
+    if (!this.closing) {
+      this.replacedWorkers++;
+      this.startReplacement();
+    }
+    this.pump();
+  }
+
+  private startReplacement(): void {
+    this.addWorker().catch(() => {
+      if (!this.closing) setTimeout(() => this.startReplacement(), RESTART_DELAY_MS).unref();
+    });
+  }
+
+  private whenIdle(deadline: number): Promise<void> {
+    if (this.load.running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private async terminateAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.workers].map((w) => w.worker.terminate()));
+    this.workers.clear();
+  }
+}
+
+function crashReason(error: Error & { code?: string }): QuiverError {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new ResourceLimitError('the query ran out of memory');
+  }
+  return new EvaluationError(`a query worker crashed: ${error.message}`);
+}

@@ -1,0 +1,197 @@
+/**
+ * The single writer, seen from the main thread: updates wait in a FIFO and run one at a time on
+ * the writer thread, each as one transaction.
+ *
+ * Unlike a query worker, the writer is never terminated to stop a stuck update: killing a thread
+ * in the middle of a write transaction could leave the store's write lock held. An update that
+ * overruns its time limit or whose client went away is asked to stop (the engine polls the flag and
+ * the deadline, and a stopped update rolls back); its caller learns the true outcome, so a
+ * reported failure always means nothing changed.
+ */
+import { rm } from 'node:fs/promises';
+import type { Worker } from 'node:worker_threads';
+import { CancelledError, EvaluationError, OverloadedError, TimeoutError, type QuiverError } from '../errors.js';
+import { deserializeError } from './error-transport.js';
+import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
+import type { RunUpdateMessage, WriterReply, WriterWorkerData } from './worker-messages.js';
+import { startWorker, waitForReply } from './worker-startup.js';
+
+export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+
+export interface UpdateWriterOptions {
+  path?: string;
+  memory?: boolean;
+  noSync?: boolean;
+  maxQueue: number;
+}
+
+const WORKER_ENTRY = new URL('./writer-worker.js', import.meta.url);
+
+interface UpdateJob {
+  id: number;
+  spec: UpdateJobSpec;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  stopReason?: QuiverError;
+  timer: NodeJS.Timeout;
+  onAbort: () => void;
+}
+
+export class UpdateWriter {
+  private readonly queue: UpdateJob[] = [];
+  private current?: UpdateJob;
+  private nextId = 1;
+  private closing = false;
+  private drained?: () => void;
+
+  private constructor(
+    private worker: Worker,
+    private control: ControlBlock,
+    /** The store's directory: for a memory store, the temporary one the writer created. */
+    readonly storePath: string,
+    private readonly options: UpdateWriterOptions,
+  ) {
+    this.listen();
+  }
+
+  static async start(options: UpdateWriterOptions): Promise<UpdateWriter> {
+    const control = createControlBlock();
+    const data: WriterWorkerData = { path: options.path, memory: options.memory, noSync: options.noSync, control };
+    const { worker, ready } = await startWorker<{ type: 'ready'; path: string }>(WORKER_ENTRY, data);
+    return new UpdateWriter(worker, control, ready.path, options);
+  }
+
+  /** Updates waiting or running. */
+  get load(): { running: number; queued: number } {
+    return { running: this.current ? 1 : 0, queued: this.queue.length };
+  }
+
+  run(spec: UpdateJobSpec): Promise<void> {
+    if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
+    if (spec.signal?.aborted) return Promise.reject(new CancelledError());
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new OverloadedError(`too many updates: ${this.queue.length} are waiting already`));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const job: UpdateJob = {
+        id: this.nextId++,
+        spec,
+        resolve,
+        reject,
+        timer: setTimeout(() => this.stop(job, new TimeoutError()), Math.max(0, spec.deadline - Date.now())),
+        onAbort: () => this.stop(job, new CancelledError()),
+      };
+      spec.signal?.addEventListener('abort', job.onAbort, { once: true });
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /**
+   * Lets queued and running updates finish until `deadline`, refuses the rest, then closes the
+   * store (which removes a memory store's directory).
+   */
+  async close(deadline: number, graceMs: number): Promise<void> {
+    this.closing = true;
+    await this.whenIdle(deadline);
+    for (const job of this.queue.splice(0)) this.settle(job, new OverloadedError('the service is shutting down'));
+    if (this.current) this.stop(this.current, new CancelledError('the service is shutting down'));
+    await this.whenIdle(Date.now() + graceMs);
+    this.worker.postMessage({ type: 'close' });
+    await waitForReply(this.worker, 'closed', 5000);
+    await this.worker.terminate();
+    // A writer restarted after a crash opened the directory by path, so nobody else removes it.
+    if (this.options.memory) await rm(this.storePath, { recursive: true, force: true });
+  }
+
+  private listen(): void {
+    this.worker.on('message', (reply: WriterReply) => this.receive(reply));
+    this.worker.on('error', (error) => this.writerDied(new EvaluationError(`the writer crashed: ${String(error)}`)));
+    this.worker.on('exit', (code) => this.writerDied(new EvaluationError(`the writer exited (code ${code})`)));
+  }
+
+  private receive(reply: WriterReply): void {
+    const job = this.current;
+    if (!job || !('jobId' in reply) || reply.jobId !== job.id) return;
+    this.current = undefined;
+    if (reply.type === 'done') this.settle(job);
+    else this.settle(job, job.stopReason ?? deserializeError(reply.error));
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.current) return;
+    const job = this.queue.shift();
+    if (!job) {
+      this.drained?.();
+      return;
+    }
+    this.current = job;
+    resetControl(this.control);
+    const { signal: _signal, ...rest } = job.spec;
+    this.worker.postMessage({ type: 'update', jobId: job.id, ...rest } satisfies RunUpdateMessage);
+  }
+
+  /** A queued update leaves the queue; a running one is asked to stop and reports back. */
+  private stop(job: UpdateJob, reason: QuiverError): void {
+    if (job.stopReason) return;
+    job.stopReason = reason;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(job, reason);
+    } else if (this.current === job) {
+      requestCancel(this.control);
+    }
+  }
+
+  private settle(job: UpdateJob, error?: Error): void {
+    clearTimeout(job.timer);
+    job.spec.signal?.removeEventListener('abort', job.onAbort);
+    if (error) job.reject(error);
+    else job.resolve();
+  }
+
+  /**
+   * The writer thread is gone (a crash, not a stop we asked for). Its transaction died with it, so
+   * the running update failed; a new writer takes over the same store.
+   */
+  private writerDied(reason: QuiverError): void {
+    if (this.closing && !this.current) return;
+    const job = this.current;
+    this.current = undefined;
+    if (job) this.settle(job, reason);
+    if (this.closing) return;
+    this.worker.removeAllListeners();
+    void this.restart();
+  }
+
+  private async restart(): Promise<void> {
+    try {
+      const control = createControlBlock();
+      const data: WriterWorkerData = { path: this.storePath, noSync: this.options.noSync, control };
+      const { worker } = await startWorker(WORKER_ENTRY, data);
+      this.worker = worker;
+      this.control = control;
+      this.listen();
+      this.pump();
+    } catch (error) {
+      const reason = new EvaluationError(`the writer could not be restarted: ${(error as Error).message}`);
+      for (const job of this.queue.splice(0)) this.settle(job, reason);
+      this.closing = true;
+    }
+  }
+
+  /** Resolves when nothing runs or waits, or at the deadline. */
+  whenIdle(deadline: number): Promise<void> {
+    if (!this.current && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+      function finish(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.drained = finish;
+    });
+  }
+}
