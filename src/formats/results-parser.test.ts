@@ -6,6 +6,7 @@ import {
   parseTsvTerm,
   resultsFormatOf,
   ResultsFormatError,
+  streamSparqlResults,
   type ParsedResults,
 } from './results-parser.js';
 import { blankNode, literal, namedNode, termToString, typedLiteral } from '../rdf/terms.js';
@@ -149,4 +150,69 @@ test('TSV: single terms', () => {
 
 test('TSV: a row with the wrong number of fields is an error', () => {
   assert.throws(() => parseSparqlResults('?a\t?b\n<http://e/>\n', 'tsv'), /2 columns/);
+});
+
+/** The document as a stream of small byte chunks (cutting through multi-byte characters). */
+async function* chunks(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
+}
+
+async function streamed(text: string, format: string, size: number): Promise<ParsedResults> {
+  const result = await streamSparqlResults(chunks(text, size), format);
+  if (result.kind === 'boolean') return result;
+  const rows: SolutionRow[] = [];
+  for await (const batch of result.rows) rows.push(...batch);
+  return { kind: 'bindings', variables: result.variables, rows };
+}
+
+const STREAM_SAMPLES: [string, string][] = [
+  [
+    'srx',
+    `<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/>
+     <variable name="y"/></head><results><result><binding name="x"><uri>http://e/é</uri></binding></result>
+     <result><binding name="y"><literal xml:lang="fr">chaîne &amp; co</literal></binding>
+     <binding name="x"><bnode>b1</bnode></binding></result></results></sparql>`,
+  ],
+  [
+    'srj',
+    JSON.stringify({
+      results: { bindings: [{ x: { type: 'uri', value: 'http://e/é' } }, { y: { type: 'literal', value: 'a "}" b' } }] },
+      head: { vars: ['x', 'y'] },
+    }),
+  ],
+  ['csv', 'x,y\r\nhttp://e/é,"multi\nline, ""quoted"""\r\n_:b1,\r\n'],
+  ['tsv', '?x\t?y\n<http://e/é>\t"ü"@de\n_:b1\t42\n'],
+  ['srx', '<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/><boolean>false</boolean></sparql>'],
+  ['srj', '{"head":{},"boolean":true}'],
+  ['srj', '{"head":{"link":[]},"results":{"bindings":[{}]}}'],
+  ['srj', '{"head":{"vars":["z"]},"results":{"bindings":[]}}'],
+];
+
+test('streaming: any chunking gives what the whole-document parser gives', async () => {
+  for (const [format, text] of STREAM_SAMPLES) {
+    const whole = show(parseSparqlResults(text, format));
+    for (const size of [1, 3, 7, 1000]) {
+      assert.deepEqual(show(await streamed(text, format, size)), whole, `${format} in chunks of ${size}`);
+    }
+  }
+});
+
+test('streaming: a consumer that stops early stops reading the stream', async () => {
+  let chunksRead = 0;
+  async function* endless(): AsyncGenerator<string> {
+    yield '?x\n';
+    for (let i = 0; ; i++) {
+      chunksRead++;
+      yield `<http://e/${i}>\n`;
+    }
+  }
+  const result = await streamSparqlResults(endless(), 'text/tab-separated-values');
+  assert.equal(result.kind, 'bindings');
+  if (result.kind !== 'bindings') return;
+  for await (const batch of result.rows) {
+    assert.ok(batch.length > 0);
+    break;
+  }
+  assert.ok(chunksRead < 5);
 });

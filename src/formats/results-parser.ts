@@ -95,10 +95,12 @@ export function parseJsonResults(text: string): ParsedResults {
   }
   const bindings: unknown = doc.results?.bindings;
   if (!Array.isArray(bindings)) throw new ResultsFormatError('SPARQL JSON results: no results.bindings list');
-  const rows = bindings.map((binding: Record<string, JsonTerm>) =>
-    variables.map((name: string) => (binding[name] === undefined ? undefined : jsonTerm(binding[name]))),
-  );
+  const rows = bindings.map((binding: Record<string, JsonTerm>) => jsonRow(binding, variables));
   return { kind: 'bindings', variables: [...variables], rows };
+}
+
+function jsonRow(binding: Record<string, JsonTerm>, variables: string[]): SolutionRow {
+  return variables.map((name) => (binding[name] === undefined ? undefined : jsonTerm(binding[name])));
 }
 
 function jsonTerm(term: JsonTerm): Term {
@@ -137,19 +139,21 @@ export function parseXmlResults(text: string): ParsedResults {
   const results = childElement(root, 'results');
   if (!results) throw new ResultsFormatError('SPARQL XML results: neither <results> nor <boolean>');
   const columnOf = new Map(variables.map((name, index) => [name, index]));
-  const rows = childElements(results, 'result').map((result) => {
-    const row: SolutionRow = new Array(variables.length).fill(undefined);
-    for (const binding of childElements(result, 'binding')) {
-      const name = requiredAttribute(binding, 'name');
-      const column = columnOf.get(name);
-      if (column === undefined) throw new ResultsFormatError(`SPARQL XML results: binding of undeclared ?${name}`);
-      const termElement = binding.children.find(isElement);
-      if (!termElement) throw new ResultsFormatError(`SPARQL XML results: empty binding of ?${name}`);
-      row[column] = xmlTerm(termElement);
-    }
-    return row;
-  });
+  const rows = childElements(results, 'result').map((result) => xmlRow(result, columnOf));
   return { kind: 'bindings', variables, rows };
+}
+
+function xmlRow(result: XmlElement, columnOf: Map<string, number>): SolutionRow {
+  const row: SolutionRow = new Array(columnOf.size).fill(undefined);
+  for (const binding of childElements(result, 'binding')) {
+    const name = requiredAttribute(binding, 'name');
+    const column = columnOf.get(name);
+    if (column === undefined) throw new ResultsFormatError(`SPARQL XML results: binding of undeclared ?${name}`);
+    const termElement = binding.children.find(isElement);
+    if (!termElement) throw new ResultsFormatError(`SPARQL XML results: empty binding of ?${name}`);
+    row[column] = xmlTerm(termElement);
+  }
+  return row;
 }
 
 function xmlBoolean(text: string): boolean {
@@ -384,9 +388,13 @@ export function parseTsvResults(text: string): ParsedResults {
         `TSV results: line ${index + 2} has ${fields.length} fields under ${variables.length} columns`,
       );
     }
-    return fields.map((field) => (field === '' ? undefined : parseTsvTerm(field)));
+    return tsvRow(fields);
   });
   return { kind: 'bindings', variables, rows };
+}
+
+function tsvRow(fields: string[]): SolutionRow {
+  return fields.map((field) => (field === '' ? undefined : parseTsvTerm(field)));
 }
 
 function tsvVariableName(header: string): string {
@@ -465,4 +473,329 @@ function unescapeIri(iri: string): string {
   return iri.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_m, short: string, long: string) =>
     String.fromCodePoint(parseInt(short ?? long, 16)),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: rows as they arrive, for answers of other endpoints that may be large
+
+export type StreamedResults =
+  | { kind: 'bindings'; variables: string[]; rows: AsyncIterable<SolutionRow[]> }
+  | { kind: 'boolean'; value: boolean };
+
+/** What a format's incremental reader finds in the text it has been given so far. */
+type ResultsEvent = { type: 'head'; variables: string[] } | { type: 'boolean'; value: boolean } | { type: 'row'; row: SolutionRow };
+
+interface IncrementalReader {
+  push(text: string): ResultsEvent[];
+  end(): ResultsEvent[];
+}
+
+/**
+ * Reads a results document from a stream of chunks. Resolves once the variables (or the boolean)
+ * are known; the rows then arrive in batches as the chunks do. Only one row batch is parsed
+ * ahead of the consumer, and a consumer that stops early stops reading the stream.
+ */
+export async function streamSparqlResults(
+  chunks: AsyncIterable<string | Uint8Array>,
+  mediaTypeOrExtension: string,
+): Promise<StreamedResults> {
+  const reader = incrementalReaderFor(mediaTypeOrExtension);
+  const decoder = new TextDecoder();
+  const iterator = chunks[Symbol.asyncIterator]();
+  let pending: ResultsEvent[] = [];
+  let finished = false;
+  const pull = async (): Promise<void> => {
+    const next = await iterator.next();
+    if (next.done) {
+      pending.push(...reader.push(decoder.decode()), ...reader.end());
+      finished = true;
+    } else {
+      const text = typeof next.value === 'string' ? next.value : decoder.decode(next.value, { stream: true });
+      pending.push(...reader.push(text));
+    }
+  };
+  while (!pending.some((e) => e.type !== 'row')) {
+    if (finished) throw new ResultsFormatError('SPARQL results: the stream ended before the variables were known');
+    await pull();
+  }
+  const first = pending.find((e) => e.type !== 'row')!;
+  if (first.type === 'boolean') {
+    await iterator.return?.();
+    return { kind: 'boolean', value: first.value };
+  }
+  pending = pending.filter((e) => e !== first);
+  async function* rows(): AsyncGenerator<SolutionRow[]> {
+    try {
+      while (true) {
+        const batch = pending.flatMap((e) => (e.type === 'row' ? [e.row] : []));
+        pending = [];
+        if (batch.length > 0) yield batch;
+        if (finished) return;
+        await pull();
+      }
+    } finally {
+      if (!finished) await iterator.return?.();
+    }
+  }
+  return { kind: 'bindings', variables: first.type === 'head' ? first.variables : [], rows: rows() };
+}
+
+function incrementalReaderFor(mediaTypeOrExtension: string): IncrementalReader {
+  switch (resultsFormatOf(mediaTypeOrExtension)) {
+    case 'tsv':
+      return new LineReader((line, isHeader) =>
+        isHeader
+          ? { type: 'head', variables: line === '' ? [] : line.split('\t').map(tsvVariableName) }
+          : { type: 'row', row: tsvRow(line.split('\t')) },
+      );
+    case 'csv':
+      return new CsvReader();
+    case 'xml':
+      return new XmlReader();
+    case 'json':
+      return new JsonReader();
+    default:
+      throw new ResultsFormatError(`not a SPARQL results format: ${mediaTypeOrExtension}`);
+  }
+}
+
+class LineReader implements IncrementalReader {
+  private buffer = '';
+  private headerSeen = false;
+
+  constructor(private readonly onLine: (line: string, isHeader: boolean) => ResultsEvent) {}
+
+  push(text: string): ResultsEvent[] {
+    this.buffer += text;
+    const lastNewline = this.buffer.lastIndexOf('\n');
+    if (lastNewline < 0) return [];
+    const lines = this.buffer.slice(0, lastNewline).split('\n');
+    this.buffer = this.buffer.slice(lastNewline + 1);
+    return lines.map((line) => this.line(line.replace(/\r$/, '')));
+  }
+
+  end(): ResultsEvent[] {
+    const rest = this.buffer.replace(/\r$/, '');
+    this.buffer = '';
+    return rest === '' && this.headerSeen ? [] : [this.line(rest)];
+  }
+
+  private line(line: string): ResultsEvent {
+    const isHeader = !this.headerSeen;
+    this.headerSeen = true;
+    return this.onLine(line, isHeader);
+  }
+}
+
+/** CSV records may hold quoted newlines: only text up to a newline outside quotes is complete. */
+class CsvReader implements IncrementalReader {
+  private buffer = '';
+  private variables: string[] | undefined;
+
+  push(text: string): ResultsEvent[] {
+    this.buffer += text;
+    let quoted = false;
+    let lastBoundary = -1;
+    for (let i = 0; i < this.buffer.length; i++) {
+      const c = this.buffer[i];
+      if (c === '"') quoted = !quoted;
+      else if (c === '\n' && !quoted) lastBoundary = i;
+    }
+    if (lastBoundary < 0) return [];
+    const complete = this.buffer.slice(0, lastBoundary + 1);
+    this.buffer = this.buffer.slice(lastBoundary + 1);
+    return this.records(complete);
+  }
+
+  end(): ResultsEvent[] {
+    const rest = this.buffer;
+    this.buffer = '';
+    return rest === '' ? [] : this.records(rest);
+  }
+
+  private records(text: string): ResultsEvent[] {
+    const events: ResultsEvent[] = [];
+    for (const fields of csvRecords(text)) {
+      if (!this.variables) {
+        this.variables = fields.map((name) => name.trim());
+        events.push({ type: 'head', variables: this.variables });
+      } else if (fields.length !== this.variables.length) {
+        throw new ResultsFormatError(`CSV results: a row of ${fields.length} fields under ${this.variables.length} columns`);
+      } else {
+        events.push({ type: 'row', row: fields.map(csvTerm) });
+      }
+    }
+    return events;
+  }
+}
+
+/**
+ * XML results cut at element boundaries: the head once <results> or <boolean> starts, then each
+ * complete <result> element on its own.
+ */
+class XmlReader implements IncrementalReader {
+  private buffer = '';
+  private columnOf: Map<string, number> | undefined;
+
+  push(text: string): ResultsEvent[] {
+    this.buffer += text;
+    const events: ResultsEvent[] = [];
+    if (!this.columnOf) {
+      const booleanMatch = /<(?:[\w.-]+:)?boolean\s*>([^<]*)<\//.exec(this.buffer);
+      if (booleanMatch) return [{ type: 'boolean', value: xmlBoolean(decodeEntities(booleanMatch[1])) }];
+      const resultsStart = /<(?:[\w.-]+:)?results[\s/>]/.exec(this.buffer);
+      if (!resultsStart) return [];
+      const headText = /<(?:[\w.-]+:)?head\s*\/>|<(?:[\w.-]+:)?head[\s>][\s\S]*?<\/(?:[\w.-]+:)?head\s*>/.exec(
+        this.buffer.slice(0, resultsStart.index),
+      );
+      const head = headText ? parseXml(headText[0]) : undefined;
+      const variables = head ? childElements(head, 'variable').map((v) => requiredAttribute(v, 'name')) : [];
+      this.columnOf = new Map(variables.map((name, index) => [name, index]));
+      events.push({ type: 'head', variables });
+      this.buffer = this.buffer.slice(resultsStart.index + resultsStart[0].length);
+    }
+    const resultElement = /<(?:[\w.-]+:)?result[\s>][\s\S]*?<\/(?:[\w.-]+:)?result\s*>|<(?:[\w.-]+:)?result\s*\/>/g;
+    let consumed = 0;
+    for (let m = resultElement.exec(this.buffer); m; m = resultElement.exec(this.buffer)) {
+      events.push({ type: 'row', row: xmlRow(parseXml(m[0]), this.columnOf) });
+      consumed = m.index + m[0].length;
+    }
+    this.buffer = this.buffer.slice(consumed);
+    return events;
+  }
+
+  end(): ResultsEvent[] {
+    if (!this.columnOf) throw new ResultsFormatError('SPARQL XML results: neither <results> nor <boolean>');
+    return [];
+  }
+}
+
+interface JsonFrame {
+  kind: 'object' | 'array';
+  /** The key whose value is being read (objects only). */
+  key?: string;
+  expectKey: boolean;
+}
+
+/**
+ * JSON results read with a small scanner that tracks nesting: the value of "head", of "boolean"
+ * and each object of "results"."bindings" are cut out and handed to JSON.parse one at a time.
+ * Bindings that arrive before "head" (keys may come in any order) wait for it.
+ */
+class JsonReader implements IncrementalReader {
+  private buffer = '';
+  private at = 0;
+  private frames: JsonFrame[] = [];
+  private inString = false;
+  private escaped = false;
+  private stringStart = 0;
+  private captureStart = -1;
+  private lastString = '';
+  private variables: string[] | undefined;
+  private waiting: Record<string, JsonTerm>[] = [];
+  private booleanValue: boolean | undefined;
+  private headDeferred = false;
+
+  push(text: string): ResultsEvent[] {
+    this.buffer += text;
+    const events: ResultsEvent[] = [];
+    for (; this.at < this.buffer.length; this.at++) {
+      const c = this.buffer[this.at];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') this.endString();
+        continue;
+      }
+      const frame = this.frames[this.frames.length - 1];
+      if (c === '"') {
+        this.inString = true;
+        this.stringStart = this.at;
+      } else if (c === '{' || c === '[') {
+        if (this.isBindingsArray() && c === '{') this.captureStart = this.at;
+        if (this.path() === 'head' && this.frames.length === 1) this.captureStart = this.at;
+        this.frames.push({ kind: c === '{' ? 'object' : 'array', expectKey: c === '{' });
+      } else if (c === '}' || c === ']') {
+        this.frames.pop();
+        if (this.captureStart >= 0 && (this.isBindingsArray() || (this.frames.length === 1 && this.path() === 'head'))) {
+          events.push(...this.captured(this.buffer.slice(this.captureStart, this.at + 1)));
+          this.captureStart = -1;
+        }
+      } else if (c === ':' && frame) {
+        frame.expectKey = false;
+        frame.key = this.lastString;
+      } else if (c === ',' && frame?.kind === 'object') {
+        frame.expectKey = true;
+      } else if ((c === 't' || c === 'f') && this.frames.length === 1 && this.path() === 'boolean') {
+        this.booleanValue = c === 't';
+        events.push({ type: 'boolean', value: this.booleanValue });
+      }
+    }
+    this.compact();
+    return events;
+  }
+
+  end(): ResultsEvent[] {
+    if (this.booleanValue !== undefined) return [];
+    if (!this.variables) throw new ResultsFormatError('SPARQL JSON results: no head');
+    return this.deferredHead();
+  }
+
+  /** A head without "vars" may belong to a boolean answer: it is announced only once rows come. */
+  private deferredHead(): ResultsEvent[] {
+    if (!this.headDeferred) return [];
+    this.headDeferred = false;
+    return [{ type: 'head', variables: this.variables ?? [] }];
+  }
+
+  private endString(): void {
+    this.inString = false;
+    this.lastString = JSON.parse(this.buffer.slice(this.stringStart, this.at + 1)) as string;
+  }
+
+  /** The key of the top-level member being read. */
+  private path(): string | undefined {
+    return this.frames[0]?.key;
+  }
+
+  private isBindingsArray(): boolean {
+    return (
+      this.frames.length === 3 &&
+      this.frames[0].key === 'results' &&
+      this.frames[1].key === 'bindings' &&
+      this.frames[2].kind === 'array'
+    );
+  }
+
+  private captured(text: string): ResultsEvent[] {
+    const value = JSON.parse(text);
+    if (this.isBindingsArray()) {
+      if (!this.variables) {
+        this.waiting.push(value);
+        return [];
+      }
+      return [...this.deferredHead(), { type: 'row', row: jsonRow(value, this.variables) }];
+    }
+    const vars: unknown = value?.vars ?? [];
+    this.headDeferred = value?.vars === undefined;
+    if (!Array.isArray(vars) || !vars.every((v) => typeof v === 'string')) {
+      throw new ResultsFormatError('SPARQL JSON results: head.vars is not a list of names');
+    }
+    this.variables = vars;
+    const rows = this.waiting.map((binding): ResultsEvent => ({ type: 'row', row: jsonRow(binding, vars) }));
+    this.waiting = [];
+    if (this.headDeferred && rows.length === 0) return [];
+    this.headDeferred = false;
+    return [{ type: 'head', variables: vars }, ...rows];
+  }
+
+  /** Drops the text already scanned that no capture still needs. */
+  private compact(): void {
+    const keepFrom = Math.min(this.captureStart >= 0 ? this.captureStart : this.at, this.inString ? this.stringStart : this.at);
+    if (keepFrom === 0) return;
+    this.buffer = this.buffer.slice(keepFrom);
+    this.at -= keepFrom;
+    if (this.captureStart >= 0) this.captureStart -= keepFrom;
+    this.stringStart -= keepFrom;
+  }
 }

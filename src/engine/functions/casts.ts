@@ -132,7 +132,7 @@ function toDecimalCast(term: Term): Term {
       break;
   }
   if (value === undefined) fail(term, xsd.decimal);
-  return numericLiteral({ type: 'decimal', value });
+  return numericLiteral({ type: 'decimal', value: value.withPoint() });
 }
 
 function floatingCast(type: 'float' | 'double'): Cast {

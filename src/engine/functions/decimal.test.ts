@@ -7,7 +7,10 @@ const d = (s: string) => Decimal.parse(s)!;
 test('parses the xsd:decimal lexical space and prints canonical forms', () => {
   assert.equal(d('+033.3300').toCanonical(), '33.33');
   assert.equal(d('-.5').toCanonical(), '-0.5');
-  assert.equal(d('5.').toCanonical(), '5.0');
+  assert.equal(d('5.').toCanonical(), '5');
+  assert.equal(d('5.00').toCanonical(), '5.0');
+  assert.equal(d('5').toCanonical(), '5');
+  assert.equal(d('5').withPoint().toCanonical(), '5.0');
   assert.equal(d('-0.0').toCanonical(), '0.0');
   assert.equal(d('1.50').toPlainString(), '1.5');
   assert.equal(d('100').toPlainString(), '100');
@@ -38,6 +41,6 @@ test('comparison and rounding', () => {
 
 test('conversion from JS numbers uses their shortest decimal form', () => {
   assert.equal(Decimal.fromNumber(0.1).toCanonical(), '0.1');
-  assert.equal(Decimal.fromNumber(1e21).toCanonical(), '1000000000000000000000.0');
+  assert.equal(Decimal.fromNumber(1e21).toCanonical(), '1000000000000000000000');
   assert.equal(Decimal.fromNumber(-1.5e-7).toCanonical(), '-0.00000015');
 });

@@ -1,6 +1,11 @@
 /**
  * Exact xsd:decimal arithmetic: a BigInt significand scaled by a power of ten. JS numbers cannot
  * hold 0.1 exactly, and SPARQL requires 0.1 + 0.2 = 0.3 for decimals.
+ *
+ * Besides its value, a decimal remembers whether it is "pointed": written with a fraction part,
+ * or computed from one. An integral value prints as "3.0" when pointed and as "3" otherwise, which
+ * is what the W3C suites expect of both 1.0 + 2 ("3.0") and CEIL(2.5) ("3"), much like the scale
+ * of Java's BigDecimal that produced those results.
  */
 
 /** Significant digits kept by a division that does not terminate (XPath asks for at least 18). */
@@ -13,9 +18,11 @@ export class Decimal {
   private constructor(
     readonly significand: bigint,
     readonly scale: number,
+    readonly pointed: boolean,
   ) {}
 
-  static of(significand: bigint, scale = 0): Decimal {
+  /** `pointed` defaults to whether the unnormalized scale has fraction digits. */
+  static of(significand: bigint, scale = 0, pointed = scale > 0): Decimal {
     let m = significand;
     let s = scale;
     while (s > 0 && m % 10n === 0n) {
@@ -26,11 +33,16 @@ export class Decimal {
       m *= 10n;
       s++;
     }
-    return new Decimal(m, s);
+    return new Decimal(m, s, pointed);
   }
 
   static fromBigInt(value: bigint): Decimal {
-    return new Decimal(value, 0);
+    return new Decimal(value, 0, false);
+  }
+
+  /** The same value, printed with a fraction part even when integral (a cast to xsd:decimal). */
+  withPoint(): Decimal {
+    return this.pointed ? this : new Decimal(this.significand, this.scale, true);
   }
 
   /** Parses the xsd:decimal lexical space (no exponent); undefined when not a decimal. */
@@ -73,7 +85,7 @@ export class Decimal {
   }
 
   negate(): Decimal {
-    return new Decimal(-this.significand, this.scale);
+    return new Decimal(-this.significand, this.scale, this.pointed);
   }
 
   abs(): Decimal {
@@ -82,16 +94,16 @@ export class Decimal {
 
   add(other: Decimal): Decimal {
     const [a, b, scale] = align(this, other);
-    return Decimal.of(a + b, scale);
+    return Decimal.of(a + b, scale, this.pointed || other.pointed);
   }
 
   subtract(other: Decimal): Decimal {
     const [a, b, scale] = align(this, other);
-    return Decimal.of(a - b, scale);
+    return Decimal.of(a - b, scale, this.pointed || other.pointed);
   }
 
   multiply(other: Decimal): Decimal {
-    return Decimal.of(this.significand * other.significand, this.scale + other.scale);
+    return Decimal.of(this.significand * other.significand, this.scale + other.scale, this.pointed || other.pointed);
   }
 
   /** Exact when the quotient terminates within the precision, else rounded half away from zero. */
@@ -104,7 +116,7 @@ export class Decimal {
     if (remainder !== 0n && 2n * absBig(remainder) >= absBig(other.significand)) {
       quotient += (numerator < 0n) !== (other.significand < 0n) ? -1n : 1n;
     }
-    return Decimal.of(quotient, this.scale - other.scale + extra);
+    return Decimal.of(quotient, this.scale - other.scale + extra, true);
   }
 
   compare(other: Decimal): number {
@@ -142,10 +154,10 @@ export class Decimal {
     return Number(this.toPlainString());
   }
 
-  /** XSD 1.0 canonical form: always a decimal point, at least one digit each side ("1.0", "-0.5"). */
+  /** XSD canonical form: "1.5", "-0.5"; an integral value is "3.0" when pointed, else "3". */
   toCanonical(): string {
     const plain = this.toPlainString();
-    return this.scale === 0 ? plain + '.0' : plain;
+    return this.pointed && this.scale === 0 ? plain + '.0' : plain;
   }
 
   /** XPath string form: like the canonical form but integral values have no fraction ("1"). */

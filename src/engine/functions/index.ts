@@ -1,6 +1,8 @@
 /**
  * The SPARQL 1.1 function library (section 17). The evaluator handles the special forms
- * (&&, ||, IF, COALESCE, BOUND, IN, NOT IN, EXISTS) and calls into this module for the rest.
+ * (&&, ||, IF, COALESCE, BOUND, IN, NOT IN, EXISTS) and calls into this module for the rest,
+ * by Traqula operator name ('str', '+', 'uminus', 'encode_for_uri'...) or by function IRI (the
+ * XSD casts). See registry.ts for the full table.
  */
 export { ExpressionError, type FunctionContext } from './context.js';
 export { effectiveBooleanValue } from './ebv.js';

@@ -129,10 +129,6 @@ export function numericLiteral(v: NumericValue): Literal {
   return typed(numericLexical(v), NUMERIC_TYPE_IRI[v.type]);
 }
 
-export function integerValue(value: bigint): NumericValue {
-  return { type: 'integer', value };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Comparison and arithmetic
 

@@ -7,7 +7,6 @@ import { Decimal } from './decimal.js';
 import {
   DURATION_DATATYPES,
   integerInRange,
-  isIntegerDatatype,
   numericTypeOf,
   rdf,
   TEMPORAL_DATATYPES,
@@ -56,6 +55,9 @@ export function literalValue(term: Literal): LiteralValue {
   const datatype = term.datatype.value;
   if (datatype === xsd.string) return { kind: 'string', value: term.value };
   let byLexical = cache.get(datatype);
+  if (byLexical === undefined && !isInterpretedDatatype(datatype)) {
+    return datatype === rdf.langString ? { kind: 'invalid', datatype } : { kind: 'unknown', datatype };
+  }
   if (byLexical === undefined) {
     byLexical = new Map();
     cache.set(datatype, byLexical);
@@ -69,10 +71,18 @@ export function literalValue(term: Literal): LiteralValue {
   return value;
 }
 
+function isInterpretedDatatype(datatype: string): boolean {
+  return (
+    numericTypeOf(datatype) !== undefined ||
+    datatype === xsd.boolean ||
+    TEMPORAL_DATATYPES.has(datatype) ||
+    DURATION_DATATYPES.has(datatype)
+  );
+}
+
+/** The value of a literal of an interpreted datatype (see isInterpretedDatatype). */
 function parseLiteral(term: Literal): LiteralValue {
-  if (term.language) return { kind: 'langString', value: term.value, language: term.language };
   const datatype = term.datatype.value;
-  if (datatype === xsd.string) return { kind: 'string', value: term.value };
   const numericType = numericTypeOf(datatype);
   if (numericType) {
     const value = parseNumeric(numericType, term.value.trim());
@@ -97,7 +107,6 @@ function parseLiteral(term: Literal): LiteralValue {
     const value = parseDuration(datatype.slice(datatype.indexOf('#') + 1) as DurationKind, term.value.trim());
     return value === undefined ? { kind: 'invalid', datatype } : { kind: 'duration', value, datatype };
   }
-  if (datatype === rdf.langString) return { kind: 'invalid', datatype };
   return { kind: 'unknown', datatype };
 }
 
@@ -143,10 +152,6 @@ export function parseBoolean(lexical: string): boolean | undefined {
 // ---------------------------------------------------------------------------------------------
 // Reading arguments
 
-export function isLiteral(term: Term): term is Literal {
-  return term.termType === 'Literal';
-}
-
 export function valueOf(term: Term): LiteralValue | undefined {
   return term.termType === 'Literal' ? literalValue(term) : undefined;
 }
@@ -155,10 +160,6 @@ export function numericArgument(term: Term): NumericValue {
   const v = valueOf(term);
   if (v?.kind !== 'numeric') throw new ExpressionError(`not a number: ${describe(term)}`);
   return v.value;
-}
-
-export function isIntegerTyped(term: Term): boolean {
-  return term.termType === 'Literal' && isIntegerDatatype(term.datatype.value);
 }
 
 export function describe(term: Term): string {

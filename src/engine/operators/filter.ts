@@ -34,9 +34,9 @@ export class Filter extends Operator {
         if (passes(evaluate, batch.data, row * width, ctx)) out.target().appendCopy(batch, row);
       }
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }

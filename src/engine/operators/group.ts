@@ -96,9 +96,9 @@ export class Group extends Operator {
         target.data[base + spec.slot] = value === undefined ? 0 : ctx.idOf(value);
       });
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }

@@ -64,9 +64,9 @@ export class LeftJoin extends Operator {
       }
       for (let r = 0; r < leftBatch.length; r++) if (!matched[r]) out.target().appendCopy(leftBatch, r);
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }

@@ -66,9 +66,9 @@ export class Minus extends Operator {
         if (!removed) out.target().appendCopy(batch, r);
       }
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }

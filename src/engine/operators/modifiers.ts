@@ -61,9 +61,9 @@ export class OrderBy extends Operator {
     for (const i of order) {
       out.target().appendRow(rows.data, i * width);
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }
@@ -103,9 +103,9 @@ export class Distinct extends Operator {
         out.target().appendCopy(batch, r);
       }
       if (out.pending) {
-          ctx.checkpoint();
-          yield* out.drainFull();
-        }
+        ctx.checkpoint();
+        yield* out.drainFull();
+      }
     }
     yield* out.flush();
   }
