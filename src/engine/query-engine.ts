@@ -85,7 +85,7 @@ export function evaluateQuery(
       return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(describeQuads(op, d.terms, scope, ctx), done) };
     }
     default: {
-      const variables = projectedVariables(root);
+      const variables = inQueryOrder(projectedVariables(root), parsed.variableOrder);
       const op = planner.plan(root, scope);
       ctx.width = allocator.width;
       const slots = variables.map((v) => scope.slot(v));
@@ -102,6 +102,14 @@ function projectedVariables(root: Algebra.Operation): string[] {
     node = (node as { input?: Algebra.Operation }).input;
   }
   return [];
+}
+
+/** The projection in the order the query names its variables (for SELECT *, where the algebra sorts them). */
+function inQueryOrder(variables: string[], order: string[]): string[] {
+  const rank = new Map(order.map((v, i) => [v, i]));
+  if (!variables.every((v) => rank.has(v))) return variables;
+  const isSorted = variables.every((v, i) => i === 0 || variables[i - 1] <= v);
+  return isSorted ? [...variables].sort((a, b) => rank.get(a)! - rank.get(b)!) : variables;
 }
 
 function* solutionRows(op: Operator, slots: number[], ctx: ExecContext): Generator<SolutionRow[]> {

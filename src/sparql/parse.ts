@@ -17,6 +17,8 @@ export interface ParsedQuery {
   prefixes: Record<string, string>;
   /** The base IRI in force at the end of the prologue (BASE, else the one given), for IRI(). */
   baseIri?: string;
+  /** For SELECT *: the variables in the order they first appear in the query. */
+  variableOrder: string[];
 }
 
 export interface ParsedUpdate {
@@ -32,7 +34,7 @@ export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
   const algebra = translate(ast, false, baseIri);
-  return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri };
+  return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: variablesInOrder(ast.where) };
 }
 
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
@@ -65,6 +67,24 @@ function translate(ast: unknown, quads: boolean, baseIri?: string): Algebra.Oper
     // base, variables reused in SELECT): for a client that is still a malformed request.
     throw new SyntaxError(messageOf(error));
   }
+}
+
+/** Variables in document order (Traqula lists the variables of SELECT * sorted by name). */
+function variablesInOrder(node: unknown, seen = new Set<string>(), order: string[] = []): string[] {
+  if (Array.isArray(node)) {
+    for (const item of node) variablesInOrder(item, seen, order);
+  } else if (node && typeof node === 'object') {
+    const n = node as Record<string, unknown>;
+    if (n.type === 'term' && n.subType === 'variable' && typeof n.value === 'string') {
+      if (!seen.has(n.value)) {
+        seen.add(n.value);
+        order.push(n.value);
+      }
+      return order;
+    }
+    for (const key of Object.keys(n)) if (key !== 'loc') variablesInOrder(n[key], seen, order);
+  }
+  return order;
 }
 
 function declaredBase(ast: any): string | undefined {
