@@ -1,0 +1,27 @@
+/**
+ * The W3C SPARQL conformance suites as one node:test case. It fails when a test fails that
+ * known-failures.json does not list, and when a listed test passes (the list must stay true).
+ * For the details of failures run: node dist/test/w3c/run.js --verbose [--filter <text>].
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { defaultSuitesRoot, runW3cSuites } from './runner.js';
+import { assess, failureLine, knownFailuresFile, readKnownFailures, totalsLine } from './report.js';
+
+test('W3C SPARQL 1.0 and 1.1 test suites', { skip: !existsSync(defaultSuitesRoot()) && 'test suites not found', timeout: 280_000 }, async (t) => {
+  const known = readKnownFailures(knownFailuresFile());
+  const run = await runW3cSuites();
+  t.diagnostic(totalsLine(run, known));
+  const { unexpectedFailures, fixed } = assess(run, known);
+  assert.deepEqual(
+    unexpectedFailures.map(failureLine),
+    [],
+    'tests fail that known-failures.json does not list (details: node dist/test/w3c/run.js --verbose --filter <id>)',
+  );
+  assert.deepEqual(
+    fixed.map((r) => r.test.id),
+    [],
+    'tests listed in known-failures.json now pass: remove them from the list',
+  );
+});
