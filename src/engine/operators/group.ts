@@ -189,21 +189,15 @@ function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
       };
     }
     case 'group_concat': {
+      // The result is a simple literal, whatever the values' language tags (SPARQL 1.1 section 18.5.1.7).
       const parts: string[] = [];
       let failed = false;
-      let language: string | undefined | null = null;
       return {
         add: (v) => {
-          if (v === undefined || v.termType !== 'Literal') {
-            failed = true;
-            return;
-          }
-          parts.push(v.value);
-          // The result keeps a language tag only when every value has that same tag.
-          const lang = v.language || undefined;
-          language = language === null ? lang : language === lang ? language : undefined;
+          if (v === undefined || v.termType !== 'Literal') failed = true;
+          else parts.push(v.value);
         },
-        result: () => (failed ? undefined : language ? literal(parts.join(spec.separator), language) : literal(parts.join(spec.separator))),
+        result: () => (failed ? undefined : literal(parts.join(spec.separator))),
       };
     }
   }

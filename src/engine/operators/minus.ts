@@ -7,18 +7,29 @@ import type { ExecContext } from '../context.js';
 import { RowBuffer, allBound, rowKey } from '../row-buffer.js';
 import { Operator, intersection } from './operator.js';
 
+interface Table {
+  rows: RowBuffer;
+  index: Map<number | string, number[]>;
+}
+
 export class Minus extends Operator {
   readonly maybe: ReadonlySet<number>;
   readonly certain: ReadonlySet<number>;
   private readonly shared: number[];
   private readonly keySlots: number[];
 
-  constructor(readonly left: Operator, readonly right: Operator) {
+  constructor(
+    readonly left: Operator,
+    readonly right: Operator,
+    /** Slots the right side is evaluated with (the active graph); they do not count as shared. */
+    readonly params: number[] = [],
+  ) {
     super();
     this.maybe = left.maybe;
     this.certain = left.certain;
-    this.shared = [...intersection(left.maybe, right.maybe)];
-    this.keySlots = [...intersection(left.certain, right.certain)];
+    const notParam = (s: number) => !params.includes(s);
+    this.shared = [...intersection(left.maybe, right.maybe)].filter(notParam);
+    this.keySlots = [...intersection(left.certain, right.certain)].filter(notParam);
     this.estimate = left.estimate;
   }
 
@@ -38,21 +49,18 @@ export class Minus extends Operator {
       yield* source;
       return;
     }
-    const seed = new Batch(width, 1);
-    seed.length = 1;
-    const rows = new RowBuffer(width);
-    for (const b of this.right.execute([seed], ctx)) rows.pushBatch(b, ctx);
-    const index = new Map<number | string, number[]>();
-    for (let i = 0; i < rows.length && this.keySlots.length > 0; i++) {
-      const k = rowKey(rows.data, i * width, this.keySlots);
-      const list = index.get(k);
-      if (list) list.push(i);
-      else index.set(k, [i]);
-    }
+    const tables = new Map<string, Table>();
     const out = new BatchWriter(width);
     for (const batch of source) {
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
+        const paramKey = this.params.map((s) => batch.data[offset + s]).join(',');
+        let table = tables.get(paramKey);
+        if (!table) {
+          table = this.materialize(batch.data, offset, ctx);
+          tables.set(paramKey, table);
+        }
+        const { rows, index } = table;
         const candidates =
           this.keySlots.length > 0 && allBound(batch.data, offset, this.keySlots)
             ? index.get(rowKey(batch.data, offset, this.keySlots)) ?? []
@@ -71,6 +79,24 @@ export class Minus extends Operator {
       }
     }
     yield* out.flush();
+  }
+
+  /** The right side's solutions for one value of the parameters, hashed on the key slots. */
+  private materialize(data: Float64Array, offset: number, ctx: ExecContext): Table {
+    const width = ctx.width;
+    const seed = new Batch(width, 1);
+    seed.length = 1;
+    for (const s of this.params) seed.data[s] = data[offset + s];
+    const rows = new RowBuffer(width);
+    for (const b of this.right.execute([seed], ctx)) rows.pushBatch(b, ctx);
+    const index = new Map<number | string, number[]>();
+    for (let i = 0; i < rows.length && this.keySlots.length > 0; i++) {
+      const k = rowKey(rows.data, i * width, this.keySlots);
+      const list = index.get(k);
+      if (list) list.push(i);
+      else index.set(k, [i]);
+    }
+    return { rows, index };
   }
 
   /** Compatible, with at least one shared variable bound on both sides. */

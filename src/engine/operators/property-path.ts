@@ -89,7 +89,9 @@ export class PathScan extends Operator {
   }
 
   private *pairs(s: TermId, o: TermId, graphs: TermId[], ctx: ExecContext): Iterable<[TermId, TermId]> {
-    const walker = new PathWalker(ctx, graphs);
+    // A constant of the query is a node of the path even where the graph does not hold it.
+    const constants = [this.subject, this.object].filter((t) => t.kind === 'id').map((t) => (t as { id: TermId }).id);
+    const walker = new PathWalker(ctx, graphs, constants);
     if (s !== 0) {
       for (const y of walker.targets(this.path, s)) if (o === 0 || y === o) yield [s, y];
     } else if (o !== 0) {
@@ -108,6 +110,7 @@ class PathWalker {
   constructor(
     private readonly ctx: ExecContext,
     private readonly graphs: TermId[],
+    private readonly constants: TermId[] = [],
   ) {}
 
   /** Nodes reachable from `start` (with duplicates where the path's semantics keep them). */
@@ -140,14 +143,14 @@ class PathWalker {
       case 'nps':
         return this.negatedStep(node, path.iris, forward);
       case 'zeroOrOne': {
-        const result = new Set<TermId>([node]);
+        const result = new Set<TermId>(this.inGraph(node) ? [node] : []);
         for (const m of this.walk(path.path, node, forward)) result.add(m);
         return [...result];
       }
       case 'zeroOrMore':
       case 'oneOrMore': {
         const visited = new Set<TermId>();
-        if (path.type === 'zeroOrMore') visited.add(node);
+        if (path.type === 'zeroOrMore' && this.inGraph(node)) visited.add(node);
         let frontier = [node];
         while (frontier.length > 0) {
           const next: TermId[] = [];
@@ -165,6 +168,19 @@ class PathWalker {
         return [...visited];
       }
     }
+  }
+
+  /**
+   * A zero-length path matches a node of the graph only: a term that occurs in no triple of the
+   * graph (a constant of the query, a VALUES binding) has no path to itself.
+   */
+  private inGraph(node: TermId): boolean {
+    if (this.constants.includes(node)) return true;
+    if (node >= QUERY_LOCAL_ID_BASE) return false;
+    for (const g of this.graphs) {
+      if (this.ctx.reader.count(node, 0, 0, g) > 0 || this.ctx.reader.count(0, 0, node, g) > 0) return true;
+    }
+    return false;
   }
 
   private step(node: TermId, predicate: TermId, forward: boolean): TermId[] {

@@ -20,7 +20,7 @@ import { Values } from '../operators/values.js';
 import { Union } from '../operators/union.js';
 import { LeftJoin } from '../operators/left-join.js';
 import { Minus } from '../operators/minus.js';
-import { GraphEnumerate } from '../operators/graph-enumerate.js';
+import { GraphEnumerate, GraphGuard } from '../operators/graph-enumerate.js';
 import { Group, type AggregateSpec, type AggregatorName } from '../operators/group.js';
 import { Distinct, OrderBy, Project, Slice, type SortKey } from '../operators/modifiers.js';
 import { PathScan, type PathExpr } from '../operators/property-path.js';
@@ -97,8 +97,9 @@ export class Planner {
       case 'minus': {
         const [a, b] = (node as Algebra.Minus).input;
         const left = this.compileChild(a, env);
-        const right = this.compile(b, { ...env, inputVars: new Set(), atRoot: true, params: [] });
-        return { op: new Minus(left.op, right.op), mentioned: union(left.mentioned, right.mentioned) };
+        // The right side is evaluated on its own, within the same active graph (a parameter).
+        const right = this.compile(b, { ...env, inputVars: new Set(env.params), atRoot: true });
+        return { op: new Minus(left.op, right.op, env.params), mentioned: union(left.mentioned, right.mentioned) };
       }
       case 'extend':
         return this.extend(node as Algebra.Extend, env);
@@ -244,17 +245,25 @@ export class Planner {
 
   private graph(node: Algebra.Graph, env: Env): Planned {
     if (node.name.termType === 'NamedNode') {
-      return this.compile(node.input, { ...env, graph: { kind: 'id', id: this.ctx.idOf(node.name) } });
+      const id = this.ctx.idOf(node.name);
+      const inner = this.compile(node.input, { ...env, graph: { kind: 'id', id } });
+      return { op: new Sequence([new GraphGuard(id), inner.op]), mentioned: inner.mentioned };
     }
     const slot = env.scope.slot(node.name.value);
-    const inner: Env = { ...env, graph: { kind: 'slot', slot } };
-    if (!containsModifier(node.input)) {
-      const direct = this.compile(node.input, inner);
+    if (!containsModifier(node.input) && !contains(node.input, 'minus') && !mentionsVariable(node.input, node.name.value)) {
+      // Nothing in P can observe ?g: let P's own patterns bind it (one scan over all named graphs).
+      const direct = this.compile(node.input, { ...env, graph: { kind: 'slot', slot } });
       if (direct.op.certain.has(slot)) return { op: direct.op, mentioned: union(direct.mentioned, [slot]) };
     }
-    // The group does not bind the graph variable by itself: run it once per named graph.
-    const child = this.compileChild(node.input, { ...inner, inputVars: union(env.inputVars, [slot]), atRoot: false, params: [...env.params, slot] });
-    return { op: new GraphEnumerate(child.op, slot), mentioned: union(child.mentioned, [slot]) };
+    const active = env.scope.hidden('graph');
+    const child = this.compileChild(node.input, {
+      ...env,
+      graph: { kind: 'slot', slot: active },
+      inputVars: union(env.inputVars, [active]),
+      atRoot: false,
+      params: [...env.params, active],
+    });
+    return { op: new GraphEnumerate(child.op, slot, active), mentioned: union(child.mentioned, [slot]) };
   }
 
   // ---- modifiers and sub-queries ----
@@ -310,8 +319,23 @@ export class Planner {
 }
 
 function containsModifier(node: Algebra.Operation): boolean {
-  if (MODIFIERS.has(node.type)) return true;
+  return [...MODIFIERS].some((type) => contains(node, type));
+}
+
+function contains(node: Algebra.Operation, type: string): boolean {
+  if (node.type === type) return true;
   const input = (node as { input?: Algebra.Operation | Algebra.Operation[] }).input;
   if (!input) return false;
-  return Array.isArray(input) ? input.some(containsModifier) : containsModifier(input);
+  return Array.isArray(input) ? input.some((n) => contains(n, type)) : contains(input, type);
+}
+
+/** Whether a variable occurs anywhere in the algebra (patterns, expressions, VALUES, nested GRAPH). */
+function mentionsVariable(node: unknown, name: string): boolean {
+  if (!node || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some((n) => mentionsVariable(n, name));
+  const n = node as Record<string, unknown>;
+  if (n.termType === 'Variable') return n.value === name;
+  if (n.termType === 'Quad') return [n.subject, n.predicate, n.object, n.graph].some((t) => mentionsVariable(t, name));
+  if (n.termType !== undefined) return false;
+  return Object.values(n).some((v) => mentionsVariable(v, name));
 }
