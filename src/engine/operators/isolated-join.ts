@@ -5,15 +5,10 @@
  * The operator's solutions are materialized once (per value of the parameter slots, e.g. the graph
  * of an enclosing GRAPH ?g) and hashed on the slots both sides always bind.
  */
-import { Batch, BatchWriter, compatible, mergeInto } from '../batch.js';
+import { type Batch, BatchWriter, compatible, mergeInto } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { RowBuffer, allBound, rowKey } from '../row-buffer.js';
+import { SolutionTable } from '../solution-table.js';
 import { Operator } from './operator.js';
-
-interface Table {
-  rows: RowBuffer;
-  index: Map<number | string, number[]>;
-}
 
 export class IsolatedJoin extends Operator {
   readonly maybe: ReadonlySet<number>;
@@ -50,16 +45,12 @@ export class IsolatedJoin extends Operator {
       const data = batch.data;
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
-        const table = this.tableFor(data, offset, ctx);
-        const candidates =
-          this.keySlots.length > 0 && allBound(data, offset, this.keySlots)
-            ? table.index.get(rowKey(data, offset, this.keySlots)) ?? []
-            : null;
+        const table = SolutionTable.for(this, this.child, this.paramSlots, this.keySlots, data, offset, ctx);
+        const candidates = table.candidates(data, offset);
         const count = candidates ? candidates.length : table.rows.length;
         const tdata = table.rows.data;
         for (let i = 0; i < count; i++) {
-          const c = candidates ? candidates[i] : i;
-          const coffset = c * width;
+          const coffset = (candidates ? candidates[i] : i) * width;
           if (!compatible(data, offset, tdata, coffset, this.mergeSlots)) continue;
           const target = out.target();
           const r = target.appendCopy(batch, row);
@@ -73,39 +64,4 @@ export class IsolatedJoin extends Operator {
     }
     yield* out.flush();
   }
-
-  private tableFor(data: Float64Array, offset: number, ctx: ExecContext): Table {
-    let byParams = ctx.memo.get(this) as Map<string, Table> | undefined;
-    if (!byParams) {
-      byParams = new Map();
-      ctx.memo.set(this, byParams);
-    }
-    const paramKey = this.paramSlots.map((s) => data[offset + s]).join(',');
-    let table = byParams.get(paramKey);
-    if (!table) {
-      table = this.materialize(data, offset, ctx);
-      byParams.set(paramKey, table);
-    }
-    return table;
-  }
-
-  private materialize(data: Float64Array, offset: number, ctx: ExecContext): Table {
-    const width = ctx.width;
-    const seed = new Batch(width, 1);
-    seed.length = 1;
-    for (const s of this.paramSlots) seed.data[s] = data[offset + s];
-    const rows = new RowBuffer(width);
-    for (const batch of this.child.execute([seed], ctx)) rows.pushBatch(batch, ctx);
-    const index = new Map<number | string, number[]>();
-    if (this.keySlots.length > 0) {
-      for (let i = 0; i < rows.length; i++) {
-        const key = rowKey(rows.data, i * width, this.keySlots);
-        const list = index.get(key);
-        if (list) list.push(i);
-        else index.set(key, [i]);
-      }
-    }
-    return { rows, index };
-  }
 }
-

@@ -2,15 +2,10 @@
  * MINUS: drops each incoming solution that is compatible with, and shares a bound variable
  * with, some solution of the right side. The right side is evaluated on its own, once.
  */
-import { Batch, BatchWriter } from '../batch.js';
+import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { RowBuffer, allBound, rowKey } from '../row-buffer.js';
+import { SolutionTable } from '../solution-table.js';
 import { Operator, intersection } from './operator.js';
-
-interface Table {
-  rows: RowBuffer;
-  index: Map<number | string, number[]>;
-}
 
 export class Minus extends Operator {
   readonly maybe: ReadonlySet<number>;
@@ -49,27 +44,17 @@ export class Minus extends Operator {
       yield* source;
       return;
     }
-    const tables = new Map<string, Table>();
     const out = new BatchWriter(width);
     for (const batch of source) {
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
-        const paramKey = this.params.map((s) => batch.data[offset + s]).join(',');
-        let table = tables.get(paramKey);
-        if (!table) {
-          table = this.materialize(batch.data, offset, ctx);
-          tables.set(paramKey, table);
-        }
-        const { rows, index } = table;
-        const candidates =
-          this.keySlots.length > 0 && allBound(batch.data, offset, this.keySlots)
-            ? index.get(rowKey(batch.data, offset, this.keySlots)) ?? []
-            : null;
-        const n = candidates ? candidates.length : rows.length;
+        const table = SolutionTable.for(this, this.right, this.params, this.keySlots, batch.data, offset, ctx);
+        const candidates = table.candidates(batch.data, offset);
+        const n = candidates ? candidates.length : table.rows.length;
         let removed = false;
         for (let i = 0; i < n && !removed; i++) {
           const c = (candidates ? candidates[i] : i) * width;
-          removed = this.excludes(batch.data, offset, rows.data, c);
+          removed = this.excludes(batch.data, offset, table.rows.data, c);
         }
         if (!removed) out.target().appendCopy(batch, r);
       }
@@ -79,24 +64,6 @@ export class Minus extends Operator {
       }
     }
     yield* out.flush();
-  }
-
-  /** The right side's solutions for one value of the parameters, hashed on the key slots. */
-  private materialize(data: Float64Array, offset: number, ctx: ExecContext): Table {
-    const width = ctx.width;
-    const seed = new Batch(width, 1);
-    seed.length = 1;
-    for (const s of this.params) seed.data[s] = data[offset + s];
-    const rows = new RowBuffer(width);
-    for (const b of this.right.execute([seed], ctx)) rows.pushBatch(b, ctx);
-    const index = new Map<number | string, number[]>();
-    for (let i = 0; i < rows.length && this.keySlots.length > 0; i++) {
-      const k = rowKey(rows.data, i * width, this.keySlots);
-      const list = index.get(k);
-      if (list) list.push(i);
-      else index.set(k, [i]);
-    }
-    return { rows, index };
   }
 
   /** Compatible, with at least one shared variable bound on both sides. */
