@@ -47,8 +47,7 @@ export class ExecContext {
 
   /** Called between batches: stops evaluation past the deadline or on cancellation. */
   checkpoint(): void {
-    if (this.limits.deadline !== undefined && Date.now() > this.limits.deadline) throw new TimeoutError();
-    if (this.limits.isCancelled?.()) throw new CancelledError();
+    checkLimits(this.limits);
   }
 
   /** Accounts for memory a sort, group or hash table is about to hold. */
@@ -99,6 +98,12 @@ export class ExecContext {
   get allNamedGraphs(): boolean {
     return this.namedSet === null;
   }
+}
+
+/** Throws TimeoutError past the deadline and CancelledError once cancelled. */
+export function checkLimits(limits: ContextLimits): void {
+  if (limits.deadline !== undefined && Date.now() > limits.deadline) throw new TimeoutError();
+  if (limits.isCancelled?.()) throw new CancelledError();
 }
 
 export function isLocalId(id: TermId): boolean {

@@ -10,7 +10,7 @@ import { blankNode, type Quad, type Term } from '../../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/quad-store.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { unitBatch } from '../batch.js';
-import { ExecContext, STORE_DATASET } from '../context.js';
+import { ExecContext, checkLimits } from '../context.js';
 import { resolveDataset, type DatasetClauses } from '../dataset.js';
 import { Planner } from '../plan/planner.js';
 import { Scope, SlotAllocator } from '../plan/scope.js';
@@ -34,10 +34,6 @@ export async function runUpdate(store: QuadStore, update: string, options: Engin
       applyOperation(op, writer, options, documents, `${requestId}_${i}`);
     });
   });
-}
-
-function checkLimits(options: EngineUpdateOptions): void {
-  new ExecContext(null as never, STORE_DATASET, options).checkpoint();
 }
 
 function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions, documents: LoadedDocuments, bnodeScope: string): void {
