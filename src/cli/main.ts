@@ -7,6 +7,8 @@ import { QuiverError } from '../errors.js';
 import { UsageError } from './options.js';
 import { queryCommand, updateCommand } from './run-commands.js';
 import { serve } from './serve-command.js';
+import { loadCommand } from './load-command.js';
+import { dumpCommand } from './dump-command.js';
 
 const USAGE = `Usage: quiver <command> [options]
 
@@ -14,8 +16,8 @@ Commands:
   serve     run the SPARQL HTTP service            (quiver serve --help)
   query     run one query against a store          (quiver query --help)
   update    run one update against a store         (quiver update --help)
-  load      load RDF files into a store            (not yet available)
-  dump      write a store's contents as RDF        (not yet available)
+  load      load RDF files into a store            (quiver load --help)
+  dump      write a store's contents as RDF        (quiver dump --help)
 
 Every serve option also reads an environment variable: --port → QUIVER_PORT, --store → QUIVER_STORE, ...
 `;
@@ -26,16 +28,9 @@ const COMMANDS: Record<string, Command> = {
   serve,
   query: queryCommand,
   update: updateCommand,
-  load: notYetAvailable('load'),
-  dump: notYetAvailable('dump'),
+  load: loadCommand,
+  dump: dumpCommand,
 };
-
-function notYetAvailable(name: string): Command {
-  return async () => {
-    process.stderr.write(`quiver ${name} is not yet available in this version\n`);
-    return 2;
-  };
-}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;

@@ -16,6 +16,7 @@ import { parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol
 import { answerQuery } from './query-handler.js';
 import { allParams, readBody, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
 import { answerUpdate, updateText } from './update-handler.js';
+import { registerGraphStore } from './graph-store.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -38,6 +39,7 @@ export function registerRoutes(app: FastifyInstance, context: HandlerContext): v
     // Answered on the event loop without touching the service: cheap enough for load balancers.
     GET: async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'),
   });
+  registerGraphStore(app, context);
 }
 
 /** Registers the handlers of one path, OPTIONS, and 405 (with Allow) for every other method. */

@@ -28,7 +28,11 @@ export function serializeError(error: unknown): SerializedError {
   // JSON.parse on a document that LOAD fetched) is a failed evaluation, not a malformed request.
   const name = error instanceof QuiverError ? error.name : 'Error';
   const serialized: SerializedError = { name, message: error.message, stack: error.stack };
-  if (error instanceof SyntaxError) {
+  if (error instanceof SyntaxError && error.column === undefined) {
+    // A subclass (say, RdfSyntaxError of a parsed document) that knows the line only keeps its message.
+    serialized.name = 'SyntaxError';
+  } else if (error instanceof SyntaxError) {
+    serialized.name = 'SyntaxError';
     serialized.message = messageWithoutPosition(error);
     serialized.line = error.line;
     serialized.column = error.column;

@@ -10,7 +10,12 @@ import type { QuadStore } from '../store/quad-store.js';
 import { OverloadedError } from '../errors.js';
 import { QueryPool, type QueryLoad } from './query-pool.js';
 import { UpdateWriter } from './update-writer.js';
+import { namedNode } from '../rdf/terms.js';
 import type {
+  GraphDocument,
+  GraphName,
+  GraphWriteResult,
+  RequestLimits,
   QueryRequest,
   QueryResult,
   ServiceDescriptionData,
@@ -127,6 +132,49 @@ export class LocalService implements SparqlService {
     });
   }
 
+  async getGraph(graph: GraphName, limits: RequestLimits = {}): Promise<QueryResult | undefined> {
+    if (graph !== null && !this.hasNamedGraph(graph)) return undefined;
+    return this.query({ query: graphQuery(graph), timeoutMs: limits.timeoutMs, signal: limits.signal });
+  }
+
+  putGraph(graph: GraphName, documents: GraphDocument | GraphDocument[], limits: RequestLimits = {}): Promise<GraphWriteResult> {
+    return this.graphStoreWrite('put', graph, [documents].flat(), limits) as Promise<GraphWriteResult>;
+  }
+
+  postGraph(graph: GraphName, documents: GraphDocument | GraphDocument[], limits: RequestLimits = {}): Promise<GraphWriteResult> {
+    return this.graphStoreWrite('post', graph, [documents].flat(), limits) as Promise<GraphWriteResult>;
+  }
+
+  deleteGraph(graph: GraphName, limits: RequestLimits = {}): Promise<boolean> {
+    return this.graphStoreWrite('delete', graph, [], limits) as Promise<boolean>;
+  }
+
+  private graphStoreWrite(
+    operation: 'put' | 'post' | 'delete',
+    graph: GraphName,
+    documents: GraphDocument[],
+    limits: RequestLimits,
+  ): Promise<unknown> {
+    if (this.closing) return Promise.reject(shuttingDown());
+    return this.writer.runGraphStore({
+      operation,
+      graph,
+      documents,
+      deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs),
+      signal: limits.signal,
+    });
+  }
+
+  private hasNamedGraph(iri: string): boolean {
+    const reader = this.statisticsStore.reader();
+    try {
+      const id = reader.idOf(namedNode(iri));
+      return id !== undefined && reader.hasNamedGraph(id);
+    } finally {
+      reader.release();
+    }
+  }
+
   async describe(): Promise<ServiceDescriptionData> {
     const reader = this.statisticsStore.reader();
     try {
@@ -159,6 +207,12 @@ export class LocalService implements SparqlService {
     // Last, because the writer owns the store (and a memory store's directory).
     await this.writer.close(deadline, grace);
   }
+}
+
+/** The triples of one graph, as a query the workers already know how to run and stream. */
+function graphQuery(graph: GraphName): string {
+  const pattern = '?s ?p ?o';
+  return graph === null ? `CONSTRUCT { ${pattern} } WHERE { ${pattern} }` : `CONSTRUCT { ${pattern} } WHERE { GRAPH <${graph}> { ${pattern} } }`;
 }
 
 export function createLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {

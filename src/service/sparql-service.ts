@@ -54,6 +54,22 @@ export interface ServiceDescriptionData {
   namedGraphs?: { name: string; triples: number }[];
 }
 
+/** The graph a Graph Store Protocol request acts on: an IRI, or null for the default graph. */
+export type GraphName = string | null;
+
+/** An RDF document sent to the graph store: its text and its media type (or format name). */
+export interface GraphDocument {
+  text: string;
+  contentType: string;
+  /** Base IRI for relative IRIs in the document. */
+  baseIri?: string;
+}
+
+/** Outcome of a graph store write: whether the graph was created by it (HTTP 201 vs 200/204). */
+export interface GraphWriteResult {
+  created: boolean;
+}
+
 export interface SparqlService {
   /** Parses and starts a query. Syntax errors reject before any row is produced. */
   query(request: QueryRequest): Promise<QueryResult>;
@@ -61,5 +77,17 @@ export interface SparqlService {
   update(request: UpdateRequest): Promise<void>;
   /** Data for the service description (cheap: no counting per call). */
   describe(): Promise<ServiceDescriptionData>;
+  /*
+   * The SPARQL 1.1 Graph Store HTTP Protocol, optional: a service without it answers 405 there.
+   * Writes run as one transaction each, in turn with updates.
+   */
+  /** The graph's triples (as quads in the default graph), or undefined when the graph does not exist. */
+  getGraph?(graph: GraphName, limits?: RequestLimits): Promise<QueryResult | undefined>;
+  /** Replaces the graph's content with the documents' triples. */
+  putGraph?(graph: GraphName, documents: GraphDocument | GraphDocument[], limits?: RequestLimits): Promise<GraphWriteResult>;
+  /** Adds the documents' triples to the graph (RDF merge: each document's blank nodes are new). */
+  postGraph?(graph: GraphName, documents: GraphDocument | GraphDocument[], limits?: RequestLimits): Promise<GraphWriteResult>;
+  /** Removes the graph (the default graph: empties it); false when there was no such graph. */
+  deleteGraph?(graph: GraphName, limits?: RequestLimits): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -13,10 +13,12 @@ import type { Worker } from 'node:worker_threads';
 import { CancelledError, EvaluationError, OverloadedError, TimeoutError, type QuiverError } from '../errors.js';
 import { deserializeError } from './error-transport.js';
 import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
-import type { RunUpdateMessage, WriterReply, WriterWorkerData } from './worker-messages.js';
+import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
 import { startWorker, waitForReply } from './worker-startup.js';
 
 export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+export type GraphStoreJobSpec = Omit<GraphStoreMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+type JobMessage = Omit<RunUpdateMessage, 'jobId'> | Omit<GraphStoreMessage, 'jobId'>;
 
 export interface UpdateWriterOptions {
   path?: string;
@@ -29,8 +31,9 @@ const WORKER_ENTRY = new URL('./writer-worker.js', import.meta.url);
 
 interface UpdateJob {
   id: number;
-  spec: UpdateJobSpec;
-  resolve: () => void;
+  message: JobMessage;
+  signal?: AbortSignal;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   stopReason?: QuiverError;
   timer: NodeJS.Timeout;
@@ -67,21 +70,33 @@ export class UpdateWriter {
   }
 
   run(spec: UpdateJobSpec): Promise<void> {
+    const { signal, ...rest } = spec;
+    return this.enqueue({ type: 'update', ...rest }, signal).then(() => undefined);
+  }
+
+  /** A Graph Store Protocol write, queued with the updates; resolves with the writer's result. */
+  runGraphStore(spec: GraphStoreJobSpec): Promise<unknown> {
+    const { signal, ...rest } = spec;
+    return this.enqueue({ type: 'graphStore', ...rest }, signal);
+  }
+
+  private enqueue(message: JobMessage, signal: AbortSignal | undefined): Promise<unknown> {
     if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
-    if (spec.signal?.aborted) return Promise.reject(new CancelledError());
+    if (signal?.aborted) return Promise.reject(new CancelledError());
     if (this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new OverloadedError(`too many updates: ${this.queue.length} are waiting already`));
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const job: UpdateJob = {
         id: this.nextId++,
-        spec,
+        message,
+        signal,
         resolve,
         reject,
-        timer: setTimeout(() => this.stop(job, new TimeoutError()), Math.max(0, spec.deadline - Date.now())),
+        timer: setTimeout(() => this.stop(job, new TimeoutError()), Math.max(0, message.deadline - Date.now())),
         onAbort: () => this.stop(job, new CancelledError()),
       };
-      spec.signal?.addEventListener('abort', job.onAbort, { once: true });
+      signal?.addEventListener('abort', job.onAbort, { once: true });
       this.queue.push(job);
       this.pump();
     });
@@ -114,7 +129,7 @@ export class UpdateWriter {
     const job = this.current;
     if (!job || !('jobId' in reply) || reply.jobId !== job.id) return;
     this.current = undefined;
-    if (reply.type === 'done') this.settle(job);
+    if (reply.type === 'done') this.settle(job, undefined, reply.result);
     else this.settle(job, job.stopReason ?? deserializeError(reply.error));
     this.pump();
   }
@@ -128,8 +143,7 @@ export class UpdateWriter {
     }
     this.current = job;
     resetControl(this.control);
-    const { signal: _signal, ...rest } = job.spec;
-    this.worker.postMessage({ type: 'update', jobId: job.id, ...rest } satisfies RunUpdateMessage);
+    this.worker.postMessage({ ...job.message, jobId: job.id } as WriterRequest);
   }
 
   /** A queued update leaves the queue; a running one is asked to stop and reports back. */
@@ -145,11 +159,11 @@ export class UpdateWriter {
     }
   }
 
-  private settle(job: UpdateJob, error?: Error): void {
+  private settle(job: UpdateJob, error?: Error, result?: unknown): void {
     clearTimeout(job.timer);
-    job.spec.signal?.removeEventListener('abort', job.onAbort);
+    job.signal?.removeEventListener('abort', job.onAbort);
     if (error) job.reject(error);
-    else job.resolve();
+    else job.resolve(result);
   }
 
   /**

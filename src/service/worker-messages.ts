@@ -56,11 +56,21 @@ export interface RunUpdateMessage {
   allowLoad: boolean;
 }
 
-export type WriterRequest = RunUpdateMessage | { type: 'close' };
+/** A Graph Store Protocol write (graph null: the default graph). */
+export interface GraphStoreMessage {
+  type: 'graphStore';
+  jobId: number;
+  operation: 'put' | 'post' | 'delete';
+  graph: string | null;
+  documents: { text: string; contentType: string; baseIri?: string }[];
+  deadline: number;
+}
+
+export type WriterRequest = RunUpdateMessage | GraphStoreMessage | { type: 'close' };
 
 export type WriterReply =
   | { type: 'ready'; path: string }
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'closed' }
-  | { type: 'done'; jobId: number }
+  | { type: 'done'; jobId: number; result?: unknown }
   | { type: 'error'; jobId: number; error: SerializedError };

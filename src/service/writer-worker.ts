@@ -10,7 +10,8 @@ import { runUpdate } from '../engine/query-engine.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested } from './flow-control.js';
-import type { RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
+import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
+import { runGraphStoreWrite } from './graph-store-writes.js';
 
 const port = parentPort!;
 const { path, memory, noSync, control } = workerData as WriterWorkerData;
@@ -30,6 +31,7 @@ try {
 
 port.on('message', (message: WriterRequest) => {
   if (message.type === 'update') void runJob(message);
+  else if (message.type === 'graphStore') void runGraphStoreJob(message);
   else if (message.type === 'close') void closeStore();
 });
 
@@ -49,6 +51,15 @@ async function runJob(job: RunUpdateMessage): Promise<void> {
       allowLoad: job.allowLoad,
     });
     post({ type: 'done', jobId: job.jobId });
+  } catch (error) {
+    post({ type: 'error', jobId: job.jobId, error: serializeError(error) });
+  }
+}
+
+async function runGraphStoreJob(job: GraphStoreMessage): Promise<void> {
+  try {
+    const result = await runGraphStoreWrite(store, job, () => isCancelRequested(control));
+    post({ type: 'done', jobId: job.jobId, result });
   } catch (error) {
     post({ type: 'error', jobId: job.jobId, error: serializeError(error) });
   }

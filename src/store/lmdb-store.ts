@@ -12,7 +12,6 @@ import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import type { QuadStore, StoreOptions, StoreReader, StoreWriter } from './quad-store.js';
 import { ALL_INDEXES, idKeyEncoder } from './index-layout.js';
-import { dictionaryKeyEncoder } from './term-dictionary.js';
 import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
 import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
@@ -95,6 +94,29 @@ export class LmdbQuadStore implements QuadStore {
     return result as T;
   }
 
+  async writeAsync<T>(fn: (writer: LmdbStoreWriter) => Promise<T>): Promise<T> {
+    this.checkOpen();
+    const context = this.context;
+    if (context.readOnly) throw new Error(`the store at ${this.path} is open read-only`);
+    if (context.writing) throw new Error('write transactions do not nest');
+    let result: T | undefined;
+    let writer: LmdbStoreWriter | undefined;
+    context.writing = true;
+    try {
+      // lmdb-js keeps the transaction open until the returned promise settles: commit when it
+      // resolves, abort when it rejects. A process killed meanwhile leaves the last commit intact.
+      await context.env.transactionSync(async () => {
+        writer = new LmdbStoreWriter(context);
+        result = await fn(writer);
+        writer.finish();
+      });
+    } finally {
+      writer?.abandon();
+      context.writing = false;
+    }
+    return result as T;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -123,7 +145,7 @@ function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
     return {
       indexes,
       idToTerm: env.openDB({ name: 'id2term', ...uint32Keys }) as never,
-      termToId: env.openDB({ name: 'term2id', encoding: 'binary', keyEncoder: dictionaryKeyEncoder } as object as { name: string }) as never,
+      termToId: env.openDB({ name: 'term2id', encoding: 'binary', keyEncoding: 'binary', dupSort: true, dupFixed: true } as object as { name: string }) as never,
       meta: env.openDB({ name: 'meta', encoding: 'binary' }) as never,
       graphs: env.openDB({ name: 'graphs', ...uint32Keys }) as never,
       predicates: env.openDB({ name: 'predicates', ...uint32Keys }) as never,

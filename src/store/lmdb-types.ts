@@ -32,6 +32,8 @@ export interface KvDatabase<K, V> {
   getKeys(range: KeyRange<K>): Iterable<K>;
   getKeysCount(range: KeyRange<K>): number;
   getRange(range: KeyRange<K> & { values?: boolean }): Iterable<{ key: K; value: V }>;
+  /** Every value under one key (dupsort databases). */
+  getValues(key: K, options?: ReadOptions): Iterable<V>;
   putSync(key: K, value: V, flags?: PutFlags): boolean;
   removeSync(key: K): boolean;
 }

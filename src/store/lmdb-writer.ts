@@ -135,8 +135,12 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   }
 
   intern(term: Term): TermId {
+    return this.internKey(canonicalKey(term));
+  }
+
+  /** `intern` by canonical term key (termKey): loaders that read keys straight from text skip the term objects. */
+  internKey(key: string): TermId {
     this.checkOpen();
-    const key = canonicalKey(term);
     const fresh = this.newTermIds.get(key);
     if (fresh !== undefined) return fresh;
     const known = this.context.idsByKey.get(key) ?? this.dictionary.idOfKey(key);
@@ -149,6 +153,25 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.dictionaryWriter.insert(key, id);
     this.newTermIds.set(key, id);
     return id;
+  }
+
+  /**
+   * A new ID for a term key the caller knows the store does not hold, with no look-up: for a bulk
+   * load into a store that was empty when this transaction began (see startedEmpty), whose parser
+   * hands over each distinct key once. The default graph's key still maps to DEFAULT_GRAPH_ID.
+   */
+  internNewKey(key: string): TermId {
+    this.checkOpen();
+    if (key === 'D') return DEFAULT_GRAPH_ID;
+    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    const id = this.nextId++;
+    this.dictionaryWriter.insert(key, id);
+    return id;
+  }
+
+  /** Whether the dictionary was empty when this transaction began. */
+  startedEmpty(): boolean {
+    return this.firstNewId === FIRST_TERM_ID;
   }
 
   add(s: TermId, p: TermId, o: TermId, g: TermId): boolean {

@@ -80,6 +80,11 @@ export interface StoreWriter extends StoreReader {
   clearGraph(g: TermId): number;
   /** Removes a named graph and its quads; false when it did not exist. */
   dropGraph(g: TermId): boolean;
+  /**
+   * Optional bulk path: adds quads given flat as (s, p, o, g) x count, sorted and written index by
+   * index; returns how many were new. Same effect as `add` on each.
+   */
+  addAll?(batch: Uint32Array, count?: number): number;
 }
 
 export interface QuadStore {
@@ -90,6 +95,12 @@ export interface QuadStore {
    * (and is durable); when it throws, none does and the error propagates.
    */
   write<T>(fn: (writer: StoreWriter) => T): T;
+  /**
+   * Optional: one write transaction that stays open across the awaits of fn, for loads that stream
+   * a whole file into one all-or-nothing transaction. Nothing else may use this store handle until
+   * it settles; other threads and processes keep reading the last commit.
+   */
+  writeAsync?<T>(fn: (writer: StoreWriter) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** The directory holding the store (a temporary one for a memory store). */
   readonly path: string;

@@ -23,7 +23,8 @@ export const META = {
 } as const;
 export type MetaKey = (typeof META)[keyof typeof META];
 
-export const FORMAT_VERSION = 1;
+/** 2: the term -> id dictionary is keyed by a 64-bit hash (dupsort). */
+export const FORMAT_VERSION = 2;
 
 export function encodeCount(n: number): Buffer {
   const bytes = Buffer.allocUnsafe(8);

@@ -1,52 +1,59 @@
 /**
- * The dictionary: every stored RDF term has a uint32 ID. Two LMDB databases, id -> term key and
- * term key -> id, where the term key is the canonical text of `termKey` (so `"01"^^xsd:integer` and
- * `"1"^^xsd:integer` are different terms, as RDF term equality wants).
+ * The dictionary: every stored RDF term has a uint32 ID. Two LMDB databases: id -> term key, where
+ * the term key is the canonical text of `termKey` (so `"01"^^xsd:integer` and `"1"^^xsd:integer` are
+ * different terms, as RDF term equality wants), and term hash -> id.
  *
- * LMDB keys are limited to about 2 KB, and long keys also thin out the B-tree, so a term key longer
- * than HASHED_KEY_THRESHOLD bytes is keyed by its SHA-256 instead, behind a 0x01 byte that no
- * canonical term key starts with; a look-up by hash reads the id -> term entry back to confirm it.
+ * The term -> id side is keyed by a 64-bit hash of the term key, not by the key itself: the text is
+ * stored once (id -> term), which halves the dictionary on disk, and every key is 8 bytes, which
+ * keeps that B-tree shallow. Two terms with the same hash are both kept (a dupsort database: one
+ * hash, several IDs); a look-up confirms each candidate against its stored term.
  */
-import { createHash } from 'node:crypto';
 import { termFromKey, termKey, type Term } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
 
-/** UTF-8 bytes above which the term -> id key is a hash. */
+/** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
-const HASHED_KEY_TAG = 0x01;
 const DEFAULT_GRAPH_KEY = 'D';
 
-/** A term -> id key: the term key itself, or its tagged hash. */
-export type DictionaryKey = string | Uint8Array;
+/** A term -> id key: the 8-byte hash of the term key. */
+export type DictionaryKey = Buffer;
 
 export type IdToTermDatabase = KvDatabase<number, Uint8Array>;
 export type TermToIdDatabase = KvDatabase<DictionaryKey, Uint8Array>;
 
-/** lmdb-js key encoder for the term -> id database: UTF-8 text, or the raw bytes of a hash. */
-export const dictionaryKeyEncoder = {
-  writeKey(key: DictionaryKey, target: Buffer, start: number): number {
-    if (typeof key === 'string') return start + target.write(key, start, 'utf8');
-    target.set(key, start);
-    return start + key.length;
-  },
-  readKey(source: Buffer, start: number, end: number): DictionaryKey {
-    return source[start] === HASHED_KEY_TAG ? source.subarray(start, end).slice() : source.toString('utf8', start, end);
-  },
-};
-
+/**
+ * 64 bits of hash of a term key: two 32-bit multiplicative hashes with different constants, each
+ * finished with murmur3's avalanche. Not cryptographic: collisions are handled, just rare.
+ */
 export function dictionaryKeyOf(key: string): DictionaryKey {
-  if (key.length * 3 <= HASHED_KEY_THRESHOLD || Buffer.byteLength(key, 'utf8') <= HASHED_KEY_THRESHOLD) return key;
-  const hashed = new Uint8Array(33);
-  hashed[0] = HASHED_KEY_TAG;
-  hashed.set(createHash('sha256').update(key, 'utf8').digest(), 1);
+  let h1 = 0x811c9dc5 ^ key.length;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 13;
+  }
+  const hashed = Buffer.allocUnsafe(8);
+  hashed.writeUInt32BE(avalanche(h1), 0);
+  hashed.writeUInt32BE(avalanche(h2 ^ key.length), 4);
   return hashed;
 }
 
-export function encodeId(id: TermId): Uint8Array {
-  const bytes = new Uint8Array(4);
-  new DataView(bytes.buffer).setUint32(0, id);
+function avalanche(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export function encodeId(id: TermId): Buffer {
+  const bytes = Buffer.allocUnsafe(4);
+  bytes.writeUInt32BE(id, 0);
   return bytes;
 }
 
@@ -69,13 +76,10 @@ export class DictionaryReader {
   /** The ID of a canonical term key, or undefined. */
   idOfKey(key: string): TermId | undefined {
     if (key === DEFAULT_GRAPH_KEY) return DEFAULT_GRAPH_ID;
-    const dictKey = dictionaryKeyOf(key);
-    const found = this.reads.get(this.termToId, dictKey);
-    if (found === undefined) return undefined;
-    const id = decodeId(found);
-    // A hash match is trusted only once the stored term says so.
-    if (typeof dictKey !== 'string' && this.keyOfId(id) !== key) return undefined;
-    return id;
+    // Candidates first, then their terms: a cursor stays untouched by the reads that confirm.
+    const candidates: TermId[] = [];
+    for (const value of this.termToId.getValues(dictionaryKeyOf(key), this.reads.options)) candidates.push(decodeId(value));
+    return candidates.find((id) => this.keyOfId(id) === key);
   }
 
   /** The canonical term key of an ID, or undefined when the snapshot has no such ID. */
@@ -95,6 +99,7 @@ export class DictionaryReader {
 export class DictionaryWriter extends DictionaryReader {
   /** Records a new term under a fresh ID; the caller has checked that the key is not there. */
   insert(key: string, id: TermId): void {
+    // A dupsort put adds this ID beside any other term's under the same hash.
     this.termToId.putSync(dictionaryKeyOf(key), encodeId(id));
     // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right edge.
     this.idToTerm.putSync(id, Buffer.from(key, 'utf8'), { append: true });

@@ -107,7 +107,8 @@ describe('quiver update and query', () => {
     }
   });
 
-  it('say that load and dump are not yet available', async () => {
-    await assert.rejects(run(process.execPath, [MAIN, 'load', 'x.ttl']), (error: any) => error.code === 2 && /not yet available/.test(error.stderr));
+  it('load and dump refuse a wrong command line with exit code 2 (their suites are under test/cli-load)', async () => {
+    await assert.rejects(run(process.execPath, [MAIN, 'load', 'missing-file.ttl']), (error: any) => error.code === 2 && /cannot read missing-file\.ttl/.test(error.stderr));
+    await assert.rejects(run(process.execPath, [MAIN, 'dump', '--format', 'csv']), (error: any) => error.code === 2 && /--format must be one of/.test(error.stderr));
   });
 });

@@ -1,0 +1,242 @@
+/**
+ * Loads one RDF source into a store as one all-or-nothing write transaction: a parse worker reads
+ * and parses (parse-worker.ts) while this thread interns terms and writes index entries in large
+ * sorted batches (StoreWriter.addAll). A syntax error, or the process dying half way, leaves the
+ * store exactly as it was before the file: the transaction never commits.
+ */
+import { Worker } from 'node:worker_threads';
+import { randomBytes } from 'node:crypto';
+import { QuiverError } from '../../errors.js';
+import { termFromKey } from '../../rdf/terms.js';
+import type { QuadStore, StoreWriter, TermId } from '../../store/quad-store.js';
+import type { ParseableRdfFormat } from '../../formats/serializer.js';
+import type { BatchMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
+
+const WORKER_ENTRY = new URL('./parse-worker.js', import.meta.url);
+/** Statements per message from the parse worker. */
+const PARSE_BATCH = 16_384;
+/** Statements sorted and written per addAll: larger batches append more and seek less. */
+const DEFAULT_WRITE_BATCH = 1 << 20;
+
+export interface LoadSource {
+  /** A file path, or '-' for standard input. */
+  path: string;
+  format: ParseableRdfFormat;
+  gzip: boolean;
+}
+
+export interface LoadFileOptions {
+  /** Term key of the graph for default-graph statements; the default graph when unset. */
+  graphKey?: string;
+  baseIri?: string;
+  /** Skip and count bad statements rather than failing the file. */
+  lenient?: boolean;
+  /** Statements per sorted write (tests lower it to exercise many batches). */
+  writeBatch?: number;
+  onProgress?: (progress: LoadProgress) => void;
+  /** Called for each skipped statement reported (the first few of a file). */
+  onSkipped?: (message: string) => void;
+}
+
+export interface LoadProgress {
+  statements: number;
+  skipped: number;
+  bytesRead: number;
+}
+
+export interface FileLoadResult extends LoadProgress {
+  /** Statements that were not in the store already. */
+  added: number;
+}
+
+/** Bad data in a loaded file: the message names the file, line and column. */
+export class LoadSyntaxError extends QuiverError {
+  override readonly status = 400;
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    const position = line === undefined ? '' : column === undefined ? `:${line}` : `:${line}:${column}`;
+    super(`${file}${position}: ${reason}`);
+    this.name = 'LoadSyntaxError';
+  }
+}
+
+export async function loadFile(store: QuadStore, source: LoadSource, options: LoadFileOptions = {}): Promise<FileLoadResult> {
+  if (!store.writeAsync) throw new Error('this store cannot hold a transaction open across a streamed load');
+  const messages = startParser(source, options);
+  try {
+    return await store.writeAsync((writer) => consume(writer, messages, source, options));
+  } finally {
+    await messages.stop();
+  }
+}
+
+interface MessageChannel extends AsyncIterable<ParseWorkerMessage> {
+  ack(): void;
+  stop(): Promise<void>;
+}
+
+function startParser(source: LoadSource, options: LoadFileOptions): MessageChannel {
+  const job: ParseJob = {
+    source: source.path,
+    format: source.format,
+    gzip: source.gzip,
+    baseIri: options.baseIri,
+    graphKey: options.graphKey ?? 'D',
+    lenient: options.lenient === true,
+    blankPrefix: randomBytes(4).toString('hex') + '_',
+    batchSize: PARSE_BATCH,
+  };
+  const fromStdin = source.path === '-';
+  const worker = new Worker(WORKER_ENTRY, { workerData: job, stdin: fromStdin });
+  if (fromStdin && worker.stdin) process.stdin.pipe(worker.stdin);
+  const queue: ParseWorkerMessage[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const push = (message: ParseWorkerMessage): void => {
+    queue.push(message);
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  worker.on('message', push);
+  worker.on('error', (error: Error) => push({ type: 'error', message: `the parser failed: ${error.message}` }));
+  worker.on('exit', () => {
+    if (!ended) push({ type: 'error', message: 'the parser stopped unexpectedly' });
+  });
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const message = queue.shift();
+        if (message === undefined) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if (message.type === 'end' || message.type === 'error') ended = true;
+        yield message;
+        if (ended) return;
+      }
+    },
+    ack: () => worker.postMessage({ type: 'ack' }),
+    stop: async () => {
+      ended = true;
+      if (fromStdin && worker.stdin) process.stdin.unpipe(worker.stdin);
+      await worker.terminate();
+    },
+  };
+}
+
+async function consume(writer: StoreWriter, messages: MessageChannel, source: LoadSource, options: LoadFileOptions): Promise<FileLoadResult> {
+  const batcher = new WriteBatcher(writer, options.writeBatch ?? DEFAULT_WRITE_BATCH);
+  for await (const message of messages) {
+    switch (message.type) {
+      case 'batch':
+        batcher.take(message);
+        messages.ack();
+        batcher.writeWhenFull();
+        options.onProgress?.(message);
+        break;
+      case 'skipped':
+        options.onSkipped?.(message.message);
+        break;
+      case 'error':
+        throw new LoadSyntaxError(displayName(source.path), bareMessage(message.message), message.line, message.column);
+      case 'end':
+        batcher.writeAll();
+        options.onProgress?.(message);
+        return { statements: message.statements, skipped: message.skipped, bytesRead: message.bytesRead, added: batcher.added };
+    }
+  }
+  throw new Error('the parser ended without a result');
+}
+
+/** The LMDB writer's extras for loads (see lmdb-writer.ts); any StoreWriter works without them. */
+type BulkWriter = StoreWriter & {
+  internKey?: (key: string) => TermId;
+  internNewKey?: (key: string) => TermId;
+  startedEmpty?: () => boolean;
+};
+
+/** Maps local term numbers to store IDs and collects statements for sorted bulk writes. */
+class WriteBatcher {
+  added = 0;
+  private ids = new Uint32Array(1 << 16);
+  /**
+   * The store was empty when the load began and the parser has sent each key once: every key is
+   * new, so interning needs no look-up.
+   */
+  private allKeysNew: boolean;
+  private readonly pending: Uint32Array;
+  private count = 0;
+
+  constructor(
+    private readonly writer: StoreWriter,
+    private readonly capacity: number,
+  ) {
+    this.pending = new Uint32Array(capacity * 4);
+    this.allKeysNew = (writer as BulkWriter).startedEmpty?.() === true && (writer as BulkWriter).internNewKey !== undefined;
+  }
+
+  take(batch: BatchMessage): void {
+    if (batch.reset) {
+      this.ids.fill(0);
+      // The parser forgot which keys it sent: a key may come again and must be looked up.
+      this.allKeysNew = false;
+    }
+    this.internNewTerms(batch.firstLocal, batch.newTerms);
+    const ids = this.ids;
+    const quads = batch.quads;
+    for (let i = 0; i < batch.count * 4; i += 4) {
+      if (this.count === this.capacity) this.writeAll();
+      const at = this.count * 4;
+      this.pending[at] = ids[quads[i]];
+      this.pending[at + 1] = ids[quads[i + 1]];
+      this.pending[at + 2] = ids[quads[i + 2]];
+      this.pending[at + 3] = ids[quads[i + 3]];
+      this.count++;
+    }
+  }
+
+  private internNewTerms(firstLocal: number, keys: string[]): void {
+    const needed = firstLocal + keys.length;
+    if (needed > this.ids.length) {
+      const grown = new Uint32Array(Math.max(needed, this.ids.length * 2));
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    const writer = this.writer as BulkWriter;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (this.allKeysNew) this.ids[firstLocal + i] = writer.internNewKey!(key);
+      else this.ids[firstLocal + i] = writer.internKey ? writer.internKey(key) : writer.intern(termFromKey(key));
+    }
+  }
+
+  writeWhenFull(): void {
+    if (this.count >= this.capacity) this.writeAll();
+  }
+
+  writeAll(): void {
+    if (this.count === 0) return;
+    const writer = this.writer;
+    if (writer.addAll) {
+      this.added += writer.addAll(this.pending, this.count);
+    } else {
+      const q = this.pending;
+      for (let i = 0; i < this.count * 4; i += 4) if (writer.add(q[i]!, q[i + 1]!, q[i + 2]!, q[i + 3]!)) this.added++;
+    }
+    this.count = 0;
+  }
+}
+
+function displayName(path: string): string {
+  return path === '-' ? '<stdin>' : path;
+}
+
+/** Parsers append the position to their messages; the load error puts it in front instead. */
+function bareMessage(message: string): string {
+  return message.replace(/ \(line \d+(?:, column (?:\d+|undefined))?\)$/, '');
+}

@@ -1,0 +1,66 @@
+/**
+ * What the parse worker (parse-worker.ts) and the loading thread (file-loader.ts) say to each
+ * other. The worker numbers the distinct terms it meets ("local numbers") and sends each term's key
+ * once, with the statements as local numbers: the loading thread interns only new terms and maps
+ * the rest through an array, and strings cross threads once per term instead of once per use.
+ */
+import type { ParseableRdfFormat } from '../../formats/serializer.js';
+
+export interface ParseJob {
+  /** A file path, or '-' for standard input (piped in by the parent). */
+  source: string;
+  format: ParseableRdfFormat;
+  gzip: boolean;
+  /** Base IRI for relative IRIs (Turtle, TriG, RDF/XML, JSON-LD). */
+  baseIri?: string;
+  /** Term key of the graph that receives default-graph statements ('D' for the default graph). */
+  graphKey: string;
+  /** Skip bad statements (line formats) instead of failing. */
+  lenient: boolean;
+  /** Prepended to blank node labels, so that blank nodes of different files never meet. */
+  blankPrefix: string;
+  /** Statements per batch. */
+  batchSize: number;
+}
+
+export interface BatchMessage {
+  type: 'batch';
+  /** When true, the receiver forgets every local number before applying this batch. */
+  reset: boolean;
+  /** Keys of the terms numbered firstLocal, firstLocal + 1, ... */
+  firstLocal: number;
+  newTerms: string[];
+  /** count statements, four local numbers each (s, p, o, g). */
+  quads: Uint32Array;
+  count: number;
+  /** Progress so far: bytes of the source (compressed, if it is), statements, skipped statements. */
+  bytesRead: number;
+  statements: number;
+  skipped: number;
+}
+
+export interface SkippedMessage {
+  type: 'skipped';
+  message: string;
+}
+
+export interface EndMessage {
+  type: 'end';
+  bytesRead: number;
+  statements: number;
+  skipped: number;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export type ParseWorkerMessage = BatchMessage | SkippedMessage | EndMessage | ErrorMessage;
+
+/** From the loading thread: a batch was consumed (the worker keeps a few in flight, no more). */
+export interface AckMessage {
+  type: 'ack';
+}

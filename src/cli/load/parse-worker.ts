@@ -1,0 +1,218 @@
+/**
+ * The parse worker of `quiver load`: reads one source (decompressing it when gzip), parses it and
+ * sends statements as local term numbers (see parse-messages.ts). It runs beside the loading thread,
+ * so parsing and index writing use two cores. At most MAX_IN_FLIGHT batches wait for the loader:
+ * reading pauses meanwhile, so memory stays flat however large the file.
+ */
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import { parentPort, workerData } from 'node:worker_threads';
+import { StreamParser } from 'n3';
+import type * as RDF from '@rdfjs/types';
+import { parseRdf } from '../../formats/rdf-parser.js';
+import { factory, termKey, type Quad } from '../../rdf/terms.js';
+import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
+import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
+
+const MAX_IN_FLIGHT = 4;
+/** Local numbers before the worker starts over (bounds the term map on both sides). */
+const LOCAL_LIMIT = 1 << 21;
+/** Skipped statements reported one by one; the rest are only counted. */
+const REPORTED_SKIPS = 10;
+
+const port = parentPort!;
+const job = workerData as ParseJob;
+
+class BatchBuilder {
+  statements = 0;
+  skipped = 0;
+  bytesRead = 0;
+  private locals = new Map<string, number>();
+  private nextLocal = 0;
+  private firstLocal = 0;
+  private newTerms: string[] = [];
+  private quads: Uint32Array;
+  private count = 0;
+  private reset = false;
+  private inFlight = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly batchSize: number) {
+    this.quads = new Uint32Array(batchSize * 4);
+    port.on('message', (message: AckMessage) => {
+      if (message.type !== 'ack') return;
+      this.inFlight--;
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
+    });
+  }
+
+  readonly add = (s: string, p: string, o: string, g: string): void => {
+    const at = this.count * 4;
+    const quads = this.quads;
+    quads[at] = this.local(s);
+    quads[at + 1] = this.local(p);
+    quads[at + 2] = this.local(o);
+    quads[at + 3] = this.local(g);
+    this.statements++;
+    if (++this.count === this.batchSize) this.flush();
+  };
+
+  private local(key: string): number {
+    let n = this.locals.get(key);
+    if (n === undefined) {
+      n = this.nextLocal++;
+      this.locals.set(key, n);
+      this.newTerms.push(key);
+    }
+    return n;
+  }
+
+  flush(): void {
+    if (this.count === 0 && this.newTerms.length === 0) return;
+    const quads = this.quads;
+    post({
+      type: 'batch',
+      reset: this.reset,
+      firstLocal: this.firstLocal,
+      newTerms: this.newTerms,
+      quads,
+      count: this.count,
+      bytesRead: this.bytesRead,
+      statements: this.statements,
+      skipped: this.skipped,
+    }, [quads.buffer as ArrayBuffer]);
+    this.inFlight++;
+    this.quads = new Uint32Array(this.batchSize * 4);
+    this.count = 0;
+    this.newTerms = [];
+    this.reset = false;
+    if (this.nextLocal >= LOCAL_LIMIT) {
+      this.locals = new Map();
+      this.nextLocal = 0;
+      this.reset = true;
+    }
+    this.firstLocal = this.nextLocal;
+  }
+
+  /** Resolves once the loader has room for another batch. */
+  async room(): Promise<void> {
+    while (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  skip(message: string): void {
+    this.skipped++;
+    if (this.skipped <= REPORTED_SKIPS) post({ type: 'skipped', message });
+  }
+}
+
+function post(message: ParseWorkerMessage, transfer?: ArrayBuffer[]): void {
+  port.postMessage(message, transfer as never);
+}
+
+/** The raw bytes of the source, counted as they are read. */
+function openSource(builder: BatchBuilder): NodeJS.ReadableStream {
+  const raw = job.source === '-' ? process.stdin : createReadStream(job.source, { highWaterMark: 1 << 20 });
+  raw.on('data', (chunk: Buffer) => (builder.bytesRead += chunk.length));
+  return raw;
+}
+
+function decompressed(raw: NodeJS.ReadableStream): NodeJS.ReadableStream {
+  if (!job.gzip) return raw;
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
+  raw.on('error', (error) => gunzip.destroy(error));
+  return raw.pipe(gunzip);
+}
+
+async function parseLines(builder: BatchBuilder): Promise<void> {
+  const parser = new NQuadsLineParser(job.format === 'nquads', job.blankPrefix, job.graphKey);
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  const parseText = (text: string): void => {
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      parseOneLine(parser, text.slice(start, end), builder);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  };
+  for await (const chunk of decompressed(openSource(builder))) {
+    parseText(rest + decoder.write(chunk as Buffer));
+    await builder.room();
+  }
+  const last = rest + decoder.end();
+  if (last !== '') parseOneLine(parser, last, builder);
+}
+
+function parseOneLine(parser: NQuadsLineParser, line: string, builder: BatchBuilder): void {
+  try {
+    parser.parseLine(line, builder.add);
+  } catch (error) {
+    if (!(error instanceof LineSyntaxError) || !job.lenient) throw error;
+    builder.skip(error.message);
+  }
+}
+
+/** The key of a parsed term, with blank nodes moved into this file's label space. */
+function keyOf(term: RDF.Term): string {
+  return term.termType === 'BlankNode' ? '_' + job.blankPrefix + term.value : termKey(term);
+}
+
+function addQuad(builder: BatchBuilder, quad: Quad): void {
+  const graph = quad.graph.termType === 'DefaultGraph' ? job.graphKey : keyOf(quad.graph);
+  builder.add(keyOf(quad.subject), keyOf(quad.predicate), keyOf(quad.object), graph);
+}
+
+/** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
+async function parseTurtle(builder: BatchBuilder): Promise<void> {
+  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory });
+  decompressed(openSource(builder)).pipe(parser as unknown as NodeJS.WritableStream);
+  try {
+    for await (const quad of parser as AsyncIterable<Quad>) {
+      addQuad(builder, quad);
+      if (builder.statements % 1024 === 0) await builder.room();
+    }
+  } catch (error) {
+    throw turtleError(error as Error);
+  }
+}
+
+function turtleError(error: Error): Error {
+  const context = (error as { context?: { line?: number; token?: { start?: number } | null } }).context;
+  if (context?.line === undefined) return error;
+  const column = context.token?.start !== undefined ? context.token.start + 1 : undefined;
+  const message = error.message.replace(/ on line \d+\.?$/, '');
+  return Object.assign(new Error(message), { line: context.line, column });
+}
+
+async function parseOther(builder: BatchBuilder): Promise<void> {
+  for await (const batch of parseRdf(openSource(builder), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024 })) {
+    for (const quad of batch) addQuad(builder, quad);
+    await builder.room();
+  }
+}
+
+async function run(): Promise<void> {
+  const builder = new BatchBuilder(job.batchSize);
+  try {
+    if (job.format === 'ntriples' || job.format === 'nquads') await parseLines(builder);
+    else if (job.format === 'turtle' || job.format === 'trig') await parseTurtle(builder);
+    else await parseOther(builder);
+  } catch (error) {
+    const { line, column } = error as { line?: number; column?: number };
+    if (!job.lenient || line === undefined) {
+      post({ type: 'error', message: (error as Error).message, line, column });
+      return;
+    }
+    // A document format cannot resume after an error: keep what came before it.
+    builder.skip(`${(error as Error).message}; the rest of the document is skipped`);
+  }
+  builder.flush();
+  post({ type: 'end', bytesRead: builder.bytesRead, statements: builder.statements, skipped: builder.skipped });
+  await once(port, 'close').catch(() => undefined);
+}
+
+void run();

@@ -1,0 +1,135 @@
+/**
+ * The SPARQL 1.1 Graph Store HTTP Protocol (https://www.w3.org/TR/sparql11-http-rdf-update/) at
+ * {base}/sparql/store, with indirect graph identification: `?default` or `?graph=IRI`.
+ * GET (and HEAD) answer the graph in any RDF format by Accept; PUT replaces it, POST adds to it,
+ * DELETE removes it, each with a body in any RDF format by Content-Type, as one transaction.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ProtocolError } from '../errors.js';
+import { parseableRdfFormat } from '../formats/registry.js';
+import type { GraphDocument, GraphName, SparqlService } from '../service/sparql-service.js';
+import { answerOptions } from './cors.js';
+import type { HandlerContext } from './handler-context.js';
+import { HttpError, unsupportedMediaType } from './http-error.js';
+import { negotiate } from './negotiation.js';
+import { abortOnClientGone, varyOnAccept } from './query-handler.js';
+import { absoluteUrl, readBody, urlParams, type RequestBody } from './request-context.js';
+import { isMultipart, parseMultipart } from './multipart.js';
+import { prepareResult, serializeResult } from './result-body.js';
+import { RDF_FORMATS, contentTypeOf, type ResultFormat } from './result-formats.js';
+
+const ALLOW = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
+const GRAPH_VOCABULARY = {
+  names: RDF_FORMATS.flatMap((f) => f.outputNames),
+  mediaTypes: RDF_FORMATS.flatMap((f) => [f.mediaType, ...f.alsoAccepts]),
+};
+
+export function graphStorePath(basePath: string): string {
+  return `${basePath}/sparql/store`;
+}
+
+export function registerGraphStore(app: FastifyInstance, context: HandlerContext): void {
+  const store = graphStorePath(context.config.basePath);
+  registerResource(app, context, store);
+  // Direct identification: the graph's IRI is the URL of the request, under the store's URL.
+  registerResource(app, context, `${store}/*`);
+}
+
+function registerResource(app: FastifyInstance, context: HandlerContext, url: string): void {
+  app.get(url, (request, reply) => getGraph(context, request, reply));
+  app.put(url, (request, reply) => writeGraph(context, request, reply, 'put'));
+  app.post(url, (request, reply) => writeGraph(context, request, reply, 'post'));
+  app.delete(url, (request, reply) => deleteGraph(context, request, reply));
+  app.options(url, async (request, reply) => answerOptions(request, reply, ALLOW));
+  app.route({
+    method: ['PATCH'],
+    url,
+    handler: async (request) => {
+      throw new HttpError(405, `${request.method} is not allowed on ${url}; allowed: ${ALLOW}`, { allow: ALLOW });
+    },
+  });
+}
+
+/**
+ * The graph named by `?default` or `?graph=IRI` (exactly one of them); with neither, undefined
+ * when `mayBeNew` (POST to the store itself creates a graph), else a 400.
+ */
+export function targetGraph(request: FastifyRequest, mayBeNew = false): GraphName | undefined {
+  const params = urlParams(request);
+  const path = request.url.split('?')[0]!;
+  if (request.routeOptions.url?.endsWith('/*')) {
+    if (params.has('graph') || params.has('default')) throw new ProtocolError(`a graph URL takes neither ?graph nor ?default`);
+    return absoluteUrl(request, path);
+  }
+  const graph = params.single('graph');
+  const isDefault = params.has('default');
+  if (isDefault && graph !== undefined) throw new ProtocolError(`name either ?default or ?graph=IRI, not both`);
+  if (isDefault) return null;
+  if (graph === undefined && mayBeNew) return undefined;
+  if (graph === undefined) throw new ProtocolError(`name the graph: ?default for the default graph, or ?graph=IRI`);
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/.test(graph)) throw new ProtocolError(`?graph needs an absolute IRI, not '${graph}'`);
+  return graph;
+}
+
+function serviceOf(context: HandlerContext): Required<Pick<SparqlService, 'getGraph' | 'putGraph' | 'postGraph' | 'deleteGraph'>> {
+  const service = context.service;
+  if (!service.getGraph || !service.putGraph || !service.postGraph || !service.deleteGraph) {
+    throw new HttpError(405, 'this service does not offer the Graph Store Protocol', { allow: 'OPTIONS' });
+  }
+  return service as Required<SparqlService>;
+}
+
+async function getGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const graph = targetGraph(request)!;
+  const output = urlParams(request).single('output');
+  const format = negotiate(RDF_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
+  await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
+  const cancel = abortOnClientGone(reply);
+  const result = await serviceOf(context).getGraph(graph, { timeoutMs: context.config.queryTimeoutMs, signal: cancel.signal });
+  if (result === undefined) throw new HttpError(404, `no graph <${graph}> in the store`);
+  const prepared = await prepareResult(result);
+  reply.header('content-type', contentTypeOf(format));
+  varyOnAccept(reply);
+  reply.header('content-disposition', `inline; filename="graph.${format.extension}"`);
+  const body = serializeResult(prepared, format.id, { nonce: randomBytes(12).toString('base64') });
+  return reply.send(Readable.from(body, { objectMode: false }));
+}
+
+async function writeGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, operation: 'put' | 'post'): Promise<unknown> {
+  const named = targetGraph(request, operation === 'post');
+  const path = request.url.split('?')[0]!;
+  // POST to the store itself: a new graph, named under the store's URL and announced in Location.
+  const graph = named === undefined ? `${absoluteUrl(request, path)}/${randomUUID()}` : named;
+  const documents = documentsOf(readBody(request), graph ?? absoluteUrl(request, path));
+  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
+  const cancel = abortOnClientGone(reply);
+  const service = serviceOf(context);
+  const limits = { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal };
+  const { created } = operation === 'put' ? await service.putGraph(graph, documents, limits) : await service.postGraph(graph, documents, limits);
+  if (named === undefined) reply.header('location', graph);
+  return reply.code(created ? 201 : 204).send();
+}
+
+/** The RDF documents of a body: the body itself, or each part of a multipart/form-data body. */
+function documentsOf(body: RequestBody, baseIri: string): GraphDocument[] {
+  const parts = isMultipart(body.type) ? parseMultipart(body.text, body.type!) : [body];
+  return parts.map((part) => ({ text: part.text, contentType: rdfMediaType(part.type?.essence), baseIri }));
+}
+
+function rdfMediaType(essence: string | undefined): string {
+  const known = RDF_FORMATS.map((f) => f.mediaType).join(', ');
+  if (essence === undefined) throw unsupportedMediaType(`send the graph with a Content-Type: one of ${known}`);
+  if (parseableRdfFormat(essence) === undefined) throw unsupportedMediaType(`${essence} is not an RDF format this store reads; use one of ${known}`);
+  return essence;
+}
+
+async function deleteGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const graph = targetGraph(request)!;
+  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
+  const cancel = abortOnClientGone(reply);
+  const found = await serviceOf(context).deleteGraph(graph, { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal });
+  if (!found) throw new HttpError(404, `no graph <${graph}> in the store`);
+  return reply.code(204).send();
+}
