@@ -8,13 +8,7 @@ import type { Term } from '../../rdf/terms.js';
 import { Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import type { Operator } from '../operators/operator.js';
-import {
-  ExpressionError,
-  callFunction,
-  effectiveBooleanValue,
-  isFunctionKnown,
-  rdfTermEqual,
-} from '../functions/index.js';
+import { ExpressionError, effectiveBooleanValue, isFunctionKnown, rdfTermEqual, resolveFunction } from '../functions/index.js';
 import { literal, namedNode } from '../../rdf/terms.js';
 import { xsd } from '../../rdf/vocabulary.js';
 
@@ -153,22 +147,28 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
   return { evaluate, slots, usesBnode };
 }
 
+/** A call of a library function, looked up once here rather than by name for every solution. */
 function applyAll(name: string, args: Evaluate[]): Evaluate {
+  const call = resolveFunction(name, args.length);
+  if (!call) {
+    return () => {
+      throw new ExpressionError(`${name}: unknown function or wrong number of arguments (${args.length})`);
+    };
+  }
   switch (args.length) {
     case 0:
-      return (_d, _o, ctx) => callFunction(name, [], ctx.functions);
+      return (_d, _o, ctx) => call([], ctx.functions);
     case 1: {
       const [a] = args;
-      return (d, o, ctx) => callFunction(name, [a(d, o, ctx)], ctx.functions);
+      return (d, o, ctx) => call([a(d, o, ctx)], ctx.functions);
     }
     case 2: {
       const [a, b] = args;
-      return (d, o, ctx) => callFunction(name, [a(d, o, ctx), b(d, o, ctx)], ctx.functions);
+      return (d, o, ctx) => call([a(d, o, ctx), b(d, o, ctx)], ctx.functions);
     }
     default:
       return (d, o, ctx) =>
-        callFunction(
-          name,
+        call(
           args.map((a) => a(d, o, ctx)),
           ctx.functions,
         );
