@@ -1,0 +1,55 @@
+/**
+ * What the harness needs of an engine under test: a SPARQL endpoint over the loaded dataset,
+ * running in its own process, and how long the load took.
+ */
+import { createServer } from 'node:net';
+import type { ProcessMemory } from './process-memory.js';
+
+export interface LoadReport {
+  triples: number;
+  seconds: number;
+  triplesPerSecond: number;
+  /** Bytes on disk of the store, where the engine keeps one. */
+  storeBytes?: number;
+  bytesPerTriple?: number;
+  /** What the load covers, e.g. "harness bulk load through the store API". */
+  method: string;
+}
+
+export interface RunningEngine {
+  name: string;
+  /** Product and version, and how it runs (e.g. "oxigraph 0.5.11 (JS/WASM, in-memory)"). */
+  description: string;
+  endpoint: string;
+  pid: number;
+  load: LoadReport;
+  memory(): ProcessMemory | undefined;
+  stop(): Promise<void>;
+}
+
+export interface LaunchContext {
+  dataset: string;
+  repoRoot: string;
+  /** A directory the engine may use for its store and files (bench/out/...). */
+  workDir: string;
+  queryTimeoutMs: number;
+  /** Run the server under the CPU profiler, writing profiles here. */
+  profileDir?: string;
+}
+
+/** An engine that is not installed says why instead of failing the run. */
+export type LaunchResult = { engine: RunningEngine } | { skipped: string };
+
+export type EngineLauncher = (context: LaunchContext) => Promise<LaunchResult>;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Virtuoso Open Source, when installed (virtuoso-t and its isql client on the PATH): a throw-away
+ * database in the work directory, loaded with the bulk loader (ld_dir + rdf_loader_run), queried at
+ * its built-in /sparql endpoint. Not installed: skipped with a reason; the harness installs nothing.
+ *
+ * Queries without FROM see every graph in Virtuoso, so loading into one named graph is equivalent
+ * to the default graph of the other engines.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { directoryBytes } from '../dataset-loader.js';
+import { startChildServer } from './child-server.js';
+import { freePort, type EngineLauncher } from './engine.js';
+
+const run = promisify(execFile);
+const GRAPH = 'http://example.org/bsbm';
+
+export const launchVirtuoso: EngineLauncher = async (context) => {
+  const server = onPath('virtuoso-t');
+  const isql = onPath('isql-vt') ?? onPath('isql-v');
+  if (!server || !isql) return { skipped: 'Virtuoso is not installed (no virtuoso-t and isql-vt on the PATH)' };
+  const dir = resolve(context.workDir, 'virtuoso');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const [sqlPort, httpPort] = [await freePort(), await freePort()];
+  const dataset = resolve(context.dataset);
+  const ini = join(dir, 'virtuoso.ini');
+  writeFileSync(ini, virtuosoIni(dir, dirname(dataset), sqlPort, httpPort, context.queryTimeoutMs));
+  const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
+  const child = await startChildServer({
+    command: server,
+    args: ['+foreground', '+configfile', ini],
+    cwd: dir,
+    startupMs: 120_000,
+    readyUrl: `${endpoint}?query=${encodeURIComponent('ASK {}')}`,
+  });
+  try {
+    const started = process.hrtime.bigint();
+    const loader = `ld_dir('${dirname(dataset)}', '${basename(dataset)}', '${GRAPH}'); rdf_loader_run(); checkpoint;`;
+    await run(isql, [`127.0.0.1:${sqlPort}`, 'dba', 'dba', `exec=${loader}`], { maxBuffer: 16 * 1024 * 1024 });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const triples = await tripleCount(endpoint);
+    const storeBytes = directoryBytes(dir);
+    const version = spawnSync(server, ['-?'], { encoding: 'utf8' }).stderr.split('\n').find((l) => /Version/i.test(l))?.trim() ?? 'version unknown';
+    return {
+      engine: {
+        name: 'virtuoso',
+        description: `Virtuoso (${version}), virtuoso-t with the harness's virtuoso.ini`,
+        endpoint,
+        pid: child.pid,
+        load: { triples, seconds, triplesPerSecond: triples / seconds, storeBytes, bytesPerTriple: storeBytes / triples, method: 'isql ld_dir + rdf_loader_run + checkpoint' },
+        memory: () => child.memory(),
+        stop: () => child.stop(60_000),
+      },
+    };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+};
+
+function onPath(command: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+async function tripleCount(endpoint: string): Promise<number> {
+  const query = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
+  const response = await fetch(`${endpoint}?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/sparql-results+json' } });
+  const json = (await response.json()) as { results: { bindings: { n: { value: string } }[] } };
+  return Number(json.results.bindings[0].n.value);
+}
+
+function virtuosoIni(dir: string, dataDir: string, sqlPort: number, httpPort: number, timeoutMs: number): string {
+  return `[Database]
+DatabaseFile = ${dir}/virtuoso.db
+ErrorLogFile = ${dir}/virtuoso.log
+LockFile = ${dir}/virtuoso.lck
+TransactionFile = ${dir}/virtuoso.trx
+xa_persistent_file = ${dir}/virtuoso.pxa
+MaxCheckpointRemap = 2000
+Striping = 0
+TempStorage = TempDatabase
+
+[TempDatabase]
+DatabaseFile = ${dir}/virtuoso-temp.db
+TransactionFile = ${dir}/virtuoso-temp.trx
+MaxCheckpointRemap = 2000
+Striping = 0
+
+[Parameters]
+ServerPort = 127.0.0.1:${sqlPort}
+NumberOfBuffers = 170000
+MaxDirtyBuffers = 130000
+DirsAllowed = ., ${dataDir}, ${dir}
+CheckpointInterval = 0
+
+[HTTPServer]
+ServerPort = 127.0.0.1:${httpPort}
+ServerRoot = ${dir}
+MaxClientConnections = 8
+ServerThreads = 8
+
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = ${Math.ceil(timeoutMs / 1000)}
+DefaultGraph = ${GRAPH}
+`;
+}

@@ -1,0 +1,142 @@
+/**
+ * Runs query mixes against a SPARQL 1.1 Protocol endpoint with N concurrent clients, the way the
+ * BSBM test driver does: each client takes the next whole mix from a shared queue and runs its
+ * queries one after another. Every answer is read completely and counted (rows for SELECT, distinct
+ * triples for CONSTRUCT/DESCRIBE), so an engine cannot look fast by answering wrongly or lazily.
+ */
+import { createHash } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import type { QueryInstance, QueryMix } from './query-mixes.js';
+
+export interface QuerySample {
+  mix: number;
+  seq: number;
+  query: string;
+  client: number;
+  /** From sending the request to the last byte of the answer, milliseconds. */
+  ms: number;
+  /** Rows (SELECT), 1/0 (ASK), distinct triples (CONSTRUCT/DESCRIBE); undefined on error. */
+  rows?: number;
+  /** Hash of the answer's sorted rows, to compare contents where the answer is deterministic. */
+  digest?: string;
+  error?: string;
+}
+
+export interface DriverRun {
+  clients: number;
+  mixes: number;
+  wallSeconds: number;
+  samples: QuerySample[];
+}
+
+export interface DriverOptions {
+  endpoint: string;
+  clients: number;
+  timeoutMs: number;
+  /** 'post': body application/sparql-query; 'get': ?query= in the URL. */
+  method?: 'post' | 'get';
+}
+
+/** Runs every mix once, spread over `clients` concurrent clients; returns one sample per query. */
+export async function runMixes(mixes: QueryMix[], options: DriverOptions): Promise<DriverRun> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+  const samples: QuerySample[] = [];
+  let next = 0;
+  const client = async (id: number): Promise<void> => {
+    while (next < mixes.length) {
+      const mix = mixes[next++];
+      for (const instance of mix.queries) samples.push(await runQuery(mix.mix, instance, id, agent, options));
+    }
+  };
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: options.clients }, (_, i) => client(i + 1)));
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  agent.destroy();
+  return { clients: options.clients, mixes: mixes.length, wallSeconds, samples };
+}
+
+async function runQuery(mix: number, instance: QueryInstance, client: number, agent: Agent, options: DriverOptions): Promise<QuerySample> {
+  const base = { mix, seq: instance.seq, query: instance.query, client };
+  const started = process.hrtime.bigint();
+  try {
+    const body = await send(instance, agent, options);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    return { ...base, ms, ...countAnswer(instance.form, body) };
+  } catch (error) {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    return { ...base, ms, error: (error as Error).message };
+  }
+}
+
+const ACCEPT: Record<QueryInstance['form'], string> = {
+  select: 'application/sparql-results+json',
+  ask: 'application/sparql-results+json',
+  construct: 'application/n-triples',
+  describe: 'application/n-triples',
+};
+
+function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Promise<string> {
+  const url = new URL(options.endpoint);
+  const get = options.method === 'get';
+  if (get) url.searchParams.set('query', instance.text);
+  const body = get ? undefined : Buffer.from(instance.text, 'utf8');
+  const headers: Record<string, string | number> = { accept: ACCEPT[instance.form] };
+  if (body) {
+    headers['content-type'] = 'application/sparql-query';
+    headers['content-length'] = body.length;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: get ? 'GET' : 'POST', agent, headers, timeout: options.timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error('response aborted')));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
+        else resolve(text);
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+interface JsonResults {
+  boolean?: boolean;
+  results?: { bindings: Record<string, { type: string; value: string; 'xml:lang'?: string; datatype?: string }>[] };
+}
+
+/** Counts the answer, and hashes it order-independently for the content comparison. */
+export function countAnswer(form: QueryInstance['form'], body: string): { rows: number; digest: string } {
+  if (form === 'construct' || form === 'describe') {
+    const triples = [...new Set(body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#')))];
+    return { rows: triples.length, digest: digestOf(triples) };
+  }
+  const json = JSON.parse(body) as JsonResults;
+  if (typeof json.boolean === 'boolean') return { rows: json.boolean ? 1 : 0, digest: String(json.boolean) };
+  if (!json.results || !Array.isArray(json.results.bindings)) throw new Error('not SPARQL JSON results');
+  const rows = json.results.bindings.map(rowKey);
+  return { rows: rows.length, digest: digestOf(rows) };
+}
+
+/** Canonical text of one solution: variables sorted; literal datatype xsd:string left implicit. */
+function rowKey(row: Record<string, { type: string; value: string; 'xml:lang'?: string; datatype?: string }>): string {
+  return Object.keys(row)
+    .sort()
+    .map((name) => {
+      const t = row[name];
+      const type = t.type === 'typed-literal' ? 'literal' : t.type;
+      const lang = t['xml:lang'] ? '@' + t['xml:lang'].toLowerCase() : '';
+      const datatype = t.datatype && t.datatype !== 'http://www.w3.org/2001/XMLSchema#string' ? '^^' + t.datatype : '';
+      return `${name}=${type}:${t.value}${lang}${datatype}`;
+    })
+    .join('\t');
+}
+
+function digestOf(items: string[]): string {
+  const hash = createHash('sha1');
+  for (const item of [...items].sort()) hash.update(item).update('\n');
+  return hash.digest('hex').slice(0, 16);
+}

@@ -1,0 +1,122 @@
+/**
+ * The harness's command line. Defaults are sized so that the whole default run takes about ten
+ * minutes on a 2-core machine (measured: about 6.5 minutes for Quiver and Oxigraph at 1 and 4 clients;
+ * Virtuoso, when installed, adds its own load and runs).
+ */
+import { parseArgs } from 'node:util';
+
+export const ENGINE_NAMES = ['quiver', 'oxigraph', 'virtuoso'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export interface BenchOptions {
+  dataset: string;
+  mixes: number;
+  warmup: number;
+  clients: number[];
+  engines: EngineName[];
+  seed: number;
+  /** BSBM's official Explore mix (25 queries, no Q6), or every query once (Q1..Q12). */
+  mix: 'official' | 'all';
+  /** Keep only these queries of each mix (e.g. to profile one query). Empty: all. */
+  queries: string[];
+  /** Start the Quiver server under `node --cpu-prof`, profiles written to `profileDir`. */
+  profile: boolean;
+  /** Per-request limit; a query past it is recorded as an error, not waited for. */
+  timeoutMs: number;
+  /** Report base name: bench/out/NAME.json and .md. */
+  out: string;
+  outDir: string;
+  help: boolean;
+}
+
+export const DEFAULTS = {
+  dataset: '../shared/bench/bsbm/bsbm-1000.nt.gz',
+  mixes: 2000,
+  warmup: 100,
+  clients: '1,4',
+  engines: 'quiver,oxigraph,virtuoso',
+  seed: '808080',
+  mix: 'official',
+  timeout: '60',
+  outDir: 'bench/out',
+};
+
+export const HELP = `Usage: npm run bench -- [options]
+
+Runs the BSBM Explore query mixes over HTTP against each engine, 1 and more concurrent clients,
+and writes a report (bench/out/<name>.md and .json).
+
+Options:
+  --mixes N            measured query mixes per engine and client count (default ${DEFAULTS.mixes})
+  --warmup N           warm-up mixes before measuring (default ${DEFAULTS.warmup})
+  --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
+  --engines LIST       quiver, oxigraph, virtuoso (default ${DEFAULTS.engines}; absent ones are skipped)
+  --dataset PATH       BSBM N-Triples file, .gz allowed (default ${DEFAULTS.dataset})
+  --seed N             parameter seed for the mixes (default ${DEFAULTS.seed})
+  --mix official|all   BSBM's official Explore mix, or Q1..Q12 once each (default ${DEFAULTS.mix})
+  --queries LIST       only these queries of each mix, e.g. q05,q07
+  --timeout S          per-request time limit in seconds (default ${DEFAULTS.timeout})
+  --profile            run the Quiver server under node --cpu-prof (profiles in ${DEFAULTS.outDir}/profiles)
+  --out NAME           report name (default bsbm-<date>)
+  --help               this text
+`;
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      dataset: { type: 'string', default: DEFAULTS.dataset },
+      mixes: { type: 'string', default: String(DEFAULTS.mixes) },
+      warmup: { type: 'string', default: String(DEFAULTS.warmup) },
+      clients: { type: 'string', default: DEFAULTS.clients },
+      engines: { type: 'string', default: DEFAULTS.engines },
+      seed: { type: 'string', default: DEFAULTS.seed },
+      mix: { type: 'string', default: DEFAULTS.mix },
+      queries: { type: 'string', default: '' },
+      timeout: { type: 'string', default: DEFAULTS.timeout },
+      profile: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const mix = values.mix;
+  if (mix !== 'official' && mix !== 'all') throw new Error(`--mix must be official or all, not '${mix}'`);
+  return {
+    dataset: values.dataset!,
+    mixes: integer('--mixes', values.mixes!, 1),
+    warmup: integer('--warmup', values.warmup!, 0),
+    clients: list(values.clients!).map((c) => integer('--clients', c, 1)),
+    engines: list(values.engines!).map(engineName),
+    seed: integer('--seed', values.seed!, 0),
+    mix,
+    queries: list(values.queries!).map(queryName),
+    timeoutMs: integer('--timeout', values.timeout!, 1) * 1000,
+    profile: values.profile!,
+    out: values.out ?? `bsbm-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}`,
+    outDir: DEFAULTS.outDir,
+    help: values.help!,
+  };
+}
+
+function list(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function integer(flag: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer >= ${min}, not '${text}'`);
+  return n;
+}
+
+function engineName(text: string): EngineName {
+  if (!(ENGINE_NAMES as readonly string[]).includes(text)) throw new Error(`unknown engine '${text}' (known: ${ENGINE_NAMES.join(', ')})`);
+  return text as EngineName;
+}
+
+/** q5, Q05 and 5 all name q05. */
+function queryName(text: string): string {
+  const n = Number(text.replace(/^q/i, ''));
+  if (!Number.isInteger(n) || n < 1 || n > 12) throw new Error(`--queries: '${text}' is not one of q01..q12`);
+  return 'q' + String(n).padStart(2, '0');
+}
