@@ -5,6 +5,8 @@
 import { UNBOUND } from '../store/quad-store.js';
 
 export const BATCH_SIZE = 1024;
+/** Output batches start this small and double up to BATCH_SIZE: most look-ups yield a few rows. */
+const FIRST_BATCH_SIZE = 16;
 
 export class Batch {
   readonly data: Float64Array;
@@ -59,14 +61,22 @@ export class BatchWriter {
   private readonly ready: Batch[] = [];
 
   constructor(readonly width: number) {
-    this.current = new Batch(width);
+    this.current = new Batch(width, FIRST_BATCH_SIZE);
   }
 
-  /** The batch to append the next row to; rolls over when full. */
+  /** The batch to append the next row to; grows, then rolls over when full. */
   target(): Batch {
-    if (this.current.full) {
-      this.ready.push(this.current);
-      this.current = new Batch(this.width);
+    const current = this.current;
+    if (current.full) {
+      if (current.capacity < BATCH_SIZE) {
+        const grown = new Batch(this.width, current.capacity * 2);
+        grown.data.set(current.data);
+        grown.length = current.length;
+        this.current = grown;
+      } else {
+        this.ready.push(current);
+        this.current = new Batch(this.width);
+      }
     }
     return this.current;
   }
@@ -81,7 +91,7 @@ export class BatchWriter {
     yield* this.drainFull();
     if (this.current.length > 0) {
       yield this.current;
-      this.current = new Batch(this.width);
+      this.current = new Batch(this.width, FIRST_BATCH_SIZE);
     }
   }
 

@@ -30,7 +30,26 @@ export interface ParsedUpdate {
 
 const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
+/** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
+const QUERY_CACHE_SIZE = 512;
+const queryCache = new Map<string, ParsedQuery>();
+
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
+  const key = `${baseIri ?? ''}\u0000${text}`;
+  const cached = queryCache.get(key);
+  if (cached) {
+    // Re-inserted so that the map's order stays least recently used first.
+    queryCache.delete(key);
+    queryCache.set(key, cached);
+    return cached;
+  }
+  const parsed = parseQueryText(text, baseIri);
+  if (queryCache.size >= QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
+  queryCache.set(key, parsed);
+  return parsed;
+}
+
+function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
   const algebra = translate(ast, false, baseIri);

@@ -60,6 +60,11 @@ export class PatternScan extends Operator {
         const graphs = graphsToScan(this.graph, data, offset, ctx);
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
         for (const g of graphs) {
+          if (!seen && key[0] !== 0 && key[1] !== 0 && key[2] !== 0 && g !== 0 && this.binds.every((b) => b.pos < 3 || data[offset + b.slot] !== 0)) {
+            // Everything bound: an existence check, no cursor.
+            if (ctx.reader.has(key[0], key[1], key[2], g)) out.target().appendCopy(batch, row);
+            continue;
+          }
           for (const quad of ctx.reader.scan(key[0], key[1], key[2], g)) {
             if (!this.repeatsAgree(quad)) continue;
             if (seen) {
