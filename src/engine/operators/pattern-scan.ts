@@ -60,7 +60,7 @@ export class PatternScan extends Operator {
         const graphs = graphsToScan(this.graph, data, offset, ctx);
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
         for (const g of graphs) {
-          if (!seen && key[0] !== 0 && key[1] !== 0 && key[2] !== 0 && g !== 0 && this.binds.every((b) => b.pos < 3 || data[offset + b.slot] !== 0)) {
+          if (!seen && this.fullyBound(key, g, data, offset)) {
             // Everything bound: an existence check, no cursor.
             if (ctx.reader.has(key[0], key[1], key[2], g)) out.target().appendCopy(batch, row);
             continue;
@@ -99,6 +99,12 @@ export class PatternScan extends Operator {
       key[i] = id;
     }
     return true;
+  }
+
+  /** Whether subject, predicate, object and graph are all known for this solution. */
+  private fullyBound(key: Float64Array, g: number, data: Float64Array, offset: number): boolean {
+    if (key[0] === 0 || key[1] === 0 || key[2] === 0 || g === 0) return false;
+    return this.graph.kind !== 'slot' || data[offset + this.graph.slot] !== 0;
   }
 
   private repeatsAgree(quad: ArrayLike<number>): boolean {
