@@ -9,7 +9,7 @@ import { BatchStream } from './batch-stream.js';
 import { deserializeError } from './error-transport.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
 import { TermTableDecoder } from './term-table.js';
-import type { QueryWorkerReply, RunQueryMessage } from './worker-messages.js';
+import type { QueryWorkerReply, ResultHead, RunQueryMessage } from './worker-messages.js';
 
 export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
 
@@ -20,8 +20,6 @@ export interface JobHost {
   /** Ask the worker to stop; it must answer within the grace period or be replaced. */
   cancel(): void;
 }
-
-type Head = Extract<QueryWorkerReply, { type: 'head' }>;
 
 let nextJobId = 1;
 
@@ -35,7 +33,7 @@ export class QueryJob {
   private resolveResult!: (result: QueryResult) => void;
   private rejectResult!: (error: Error) => void;
   private settled = false;
-  private head?: Head;
+  private head?: ResultHead;
   private stream?: BatchStream<SolutionRow> | BatchStream<Quad>;
   private readonly decoder = new TermTableDecoder();
   private host?: JobHost;
@@ -70,7 +68,7 @@ export class QueryJob {
   receive(reply: QueryWorkerReply): void {
     if (this.stopReason) {
       // The caller has had its answer; only the worker's last word matters now: it is free.
-      if (reply.type === 'end' || reply.type === 'error' || reply.type === 'boolean') this.finish();
+      if (reply.type === 'end' || reply.type === 'error' || reply.type === 'boolean' || (reply.type === 'batch' && reply.last)) this.finish();
       return;
     }
     switch (reply.type) {
@@ -78,12 +76,16 @@ export class QueryJob {
         this.settle({ kind: 'boolean', value: reply.value });
         this.finish();
         break;
-      case 'head':
-        this.head = reply;
+      case 'batch': {
+        if (reply.head) this.head = reply.head;
+        const stream = this.openStream();
+        if (reply.batch) stream.push(this.decode(reply.batch) as never);
+        if (reply.last) {
+          stream.end();
+          this.finish();
+        }
         break;
-      case 'batch':
-        this.openStream().push(this.decode(reply.batch) as never);
-        break;
+      }
       case 'end':
         this.openStream().end();
         this.finish();

@@ -10,7 +10,7 @@ import type { QuadStore } from '../store/quad-store.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
 import { TermTableEncoder } from './term-table.js';
-import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, RunQueryMessage } from './worker-messages.js';
+import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead, RunQueryMessage } from './worker-messages.js';
 
 /** Cells per message: large enough to amortize a message, small enough to stream smoothly. */
 const CELLS_PER_MESSAGE = 32_768;
@@ -59,15 +59,12 @@ async function runJob(job: RunQueryMessage): Promise<void> {
       return;
     }
     if (result.kind === 'bindings') {
-      post({ type: 'head', jobId, kind: 'bindings', variables: result.variables });
       const encoder = new TermTableEncoder(result.variables.length, rowsPerMessage(result.variables.length));
-      streamBatches(job, encoder, result.rows, (row) => encoder.addRow(row));
+      streamBatches(job, { kind: 'bindings', variables: result.variables }, encoder, result.rows, (row) => encoder.addRow(row));
     } else {
-      post({ type: 'head', jobId, kind: 'quads', prefixes: result.prefixes });
       const encoder = new TermTableEncoder(4, rowsPerMessage(4));
-      streamBatches(job, encoder, result.quads, (quad) => encoder.addQuad(quad));
+      streamBatches(job, { kind: 'quads', prefixes: result.prefixes }, encoder, result.quads, (quad) => encoder.addQuad(quad));
     }
-    post({ type: 'end', jobId });
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
   }
@@ -84,25 +81,30 @@ function rowsPerMessage(width: number): number {
  */
 function streamBatches<T>(
   job: RunQueryMessage,
+  head: ResultHead,
   encoder: TermTableEncoder,
   batches: Iterable<T[]>,
   add: (item: T) => void,
 ): void {
   const limit = rowsPerMessage(encoder.width);
   let lastFlush = 0;
-  const flush = (): void => {
+  let headSent = false;
+  const flush = (last: boolean): void => {
     waitForCredit(control, window, job.deadline);
     const batch = encoder.take();
     lastFlush = Date.now();
-    post({ type: 'batch', jobId: job.jobId, batch }, [batch.cells.buffer as ArrayBuffer]);
+    post({ type: 'batch', jobId: job.jobId, head: headSent ? undefined : head, batch, last }, [batch.cells.buffer as ArrayBuffer]);
+    headSent = true;
     recordBatchSent(control);
   };
   for (const engineBatch of batches) {
     for (const item of engineBatch) {
       add(item);
-      if (encoder.rowCount >= limit) flush();
+      if (encoder.rowCount >= limit) flush(false);
     }
-    if (encoder.rowCount > 0 && Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
+    if (encoder.rowCount > 0 && Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush(false);
   }
-  if (encoder.rowCount > 0) flush();
+  if (encoder.rowCount > 0) flush(true);
+  else if (!headSent) post({ type: 'batch', jobId: job.jobId, head, last: true });
+  else post({ type: 'end', jobId: job.jobId });
 }

@@ -1,11 +1,15 @@
 /**
  * What the main thread and the worker threads say to each other. A query job is: `run` →
- * (`boolean` | `head`, `batch`*) → `end` | `error`; the worker is free once it has sent `end`,
- * `boolean` or `error`, and sends nothing more about that job.
+ * `boolean` | `batch`+ (the first carries the head, the last is marked `last`) | `end` | `error`;
+ * the worker is free once it has sent `boolean`, `error`, `end` or a `last` batch, and sends
+ * nothing more about that job. A small result is one message: thread hand-offs cost more than
+ * the work of a short query on a busy machine.
  */
 import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
+
+export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 
 export interface QueryWorkerData {
   storePath: string;
@@ -32,9 +36,7 @@ export type QueryWorkerReply =
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'closed' }
   | { type: 'boolean'; jobId: number; value: boolean }
-  | { type: 'head'; jobId: number; kind: 'bindings'; variables: string[] }
-  | { type: 'head'; jobId: number; kind: 'quads'; prefixes: Record<string, string> }
-  | { type: 'batch'; jobId: number; batch: EncodedBatch }
+  | { type: 'batch'; jobId: number; head?: ResultHead; batch?: EncodedBatch; last?: boolean }
   | { type: 'end'; jobId: number }
   | { type: 'error'; jobId: number; error: SerializedError };
 
