@@ -71,11 +71,17 @@ export class LmdbQuadStore implements QuadStore {
     return new LmdbStoreReader(this.context, env.useReadTransaction());
   }
 
-  write<T>(fn: (writer: StoreWriter) => T): T {
+  /** The context, once it is certain that a write transaction may begin now. */
+  private writableContext() {
     this.checkOpen();
     const context = this.context;
     if (context.readOnly) throw new Error(`the store at ${this.path} is open read-only`);
     if (context.writing) throw new Error('write transactions do not nest');
+    return context;
+  }
+
+  write<T>(fn: (writer: StoreWriter) => T): T {
+    const context = this.writableContext();
     let result: T | undefined;
     let writer: LmdbStoreWriter | undefined;
     context.writing = true;
@@ -95,10 +101,7 @@ export class LmdbQuadStore implements QuadStore {
   }
 
   async writeAsync<T>(fn: (writer: LmdbStoreWriter) => Promise<T>): Promise<T> {
-    this.checkOpen();
-    const context = this.context;
-    if (context.readOnly) throw new Error(`the store at ${this.path} is open read-only`);
-    if (context.writing) throw new Error('write transactions do not nest');
+    const context = this.writableContext();
     let result: T | undefined;
     let writer: LmdbStoreWriter | undefined;
     context.writing = true;
