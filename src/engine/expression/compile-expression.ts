@@ -8,9 +8,7 @@ import type { Term } from '../../rdf/terms.js';
 import { Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import type { Operator } from '../operators/operator.js';
-import { ExpressionError, effectiveBooleanValue, isFunctionKnown, rdfTermEqual, resolveFunction } from '../functions/index.js';
-import { literal, namedNode } from '../../rdf/terms.js';
-import { xsd } from '../../rdf/vocabulary.js';
+import { ExpressionError, booleanLiteral, effectiveBooleanValue, isFunctionKnown, rdfTermEqual, resolveFunction } from '../functions/index.js';
 
 export type Evaluate = (data: Float64Array, offset: number, ctx: ExecContext) => Term;
 
@@ -29,12 +27,7 @@ export interface ExpressionScope {
   planExists(pattern: Algebra.Operation): Operator;
 }
 
-const TRUE = literal('true', namedNode(xsd.boolean));
-const FALSE = literal('false', namedNode(xsd.boolean));
-
-export function booleanTerm(value: boolean): Term {
-  return value ? TRUE : FALSE;
-}
+const booleanTerm = booleanLiteral;
 
 const UNBOUND_ERROR = new ExpressionError('unbound variable');
 

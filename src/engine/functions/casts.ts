@@ -13,12 +13,12 @@ import {
   booleanLiteral,
   describe,
   literalValue,
+  numericIsTrue,
   parseBoolean,
   parseFloatingLexical,
   simpleLiteral,
   typed,
   type LiteralValue,
-  type NumericValue,
 } from './values.js';
 
 type Cast = (term: Term) => Term;
@@ -69,16 +69,6 @@ function toBooleanCast(term: Term): Term {
   }
 }
 
-function numericIsTrue(n: NumericValue): boolean {
-  switch (n.type) {
-    case 'integer':
-      return n.value !== 0n;
-    case 'decimal':
-      return !n.value.isZero();
-    default:
-      return n.value !== 0 && !Number.isNaN(n.value);
-  }
-}
 
 function integerOf(term: Term, v: LiteralValue, target: string): bigint {
   switch (v.kind) {

@@ -2,7 +2,7 @@
 import type { Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { numericTypeOf, xsd } from './xsd-types.js';
-import { describe, literalValue } from './values.js';
+import { describe, literalValue, numericIsTrue } from './values.js';
 
 export function effectiveBooleanValue(term: Term): boolean {
   if (term.termType !== 'Literal') throw new ExpressionError(`no effective boolean value for ${describe(term)}`);
@@ -10,17 +10,8 @@ export function effectiveBooleanValue(term: Term): boolean {
   switch (v.kind) {
     case 'boolean':
       return v.value;
-    case 'numeric': {
-      const n = v.value;
-      switch (n.type) {
-        case 'integer':
-          return n.value !== 0n;
-        case 'decimal':
-          return !n.value.isZero();
-        default:
-          return n.value !== 0 && !Number.isNaN(n.value);
-      }
-    }
+    case 'numeric':
+      return numericIsTrue(v.value);
     case 'string':
     case 'langString':
       return v.value.length > 0;

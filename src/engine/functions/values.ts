@@ -193,6 +193,18 @@ export function simpleLiteral(value: string): Literal {
   return factory.literal(value);
 }
 
+/** A numeric's effective boolean value: false for zero and NaN (SPARQL 1.1 section 17.2.2). */
+export function numericIsTrue(n: NumericValue): boolean {
+  switch (n.type) {
+    case 'integer':
+      return n.value !== 0n;
+    case 'decimal':
+      return !n.value.isZero();
+    default:
+      return n.value !== 0 && !Number.isNaN(n.value);
+  }
+}
+
 export const TRUE = typed('true', xsd.boolean);
 export const FALSE = typed('false', xsd.boolean);
 

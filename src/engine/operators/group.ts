@@ -8,7 +8,7 @@ import type { ExecContext } from '../context.js';
 import { rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
-import { literal, typedLiteral, type Term } from '../../rdf/terms.js';
+import { literal, termKey, typedLiteral, type Term } from '../../rdf/terms.js';
 import { xsd } from '../../rdf/vocabulary.js';
 import { Operator } from './operator.js';
 
@@ -118,7 +118,7 @@ function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
   return {
     add(value) {
       if (value === undefined) return inner.add(value);
-      const key = `${value.termType}|${value.value}|${(value as any).language ?? ''}|${(value as any).datatype?.value ?? ''}`;
+      const key = termKey(value);
       if (seen.has(key)) return;
       seen.add(key);
       inner.add(value);

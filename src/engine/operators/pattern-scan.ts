@@ -16,6 +16,7 @@ export class PatternScan extends Operator {
   readonly certain: Set<number>;
   /** Variable positions (0..3 = s, p, o, g) and their slots, first occurrence of each slot. */
   private readonly binds: { pos: number; slot: number }[] = [];
+  private readonly terms: readonly PatternTerm[];
   /** Positions repeating a slot bound earlier in the same quad (?x ?p ?x). */
   private readonly repeats: { pos: number; firstPos: number }[] = [];
 
@@ -26,6 +27,7 @@ export class PatternScan extends Operator {
     readonly graph: GraphRef,
   ) {
     super();
+    this.terms = [s, p, o];
     const positions: (PatternTerm | GraphRef)[] = [s, p, o, graph];
     const firstPosOfSlot = new Map<number, number>();
     positions.forEach((t, pos) => {
@@ -90,7 +92,7 @@ export class PatternScan extends Operator {
 
   /** Fills the scan key from constants and the solution's bindings; false when nothing can match. */
   private resolve(key: Float64Array, data: Float64Array, offset: number): boolean {
-    const terms = [this.s, this.p, this.o];
+    const terms = this.terms;
     for (let i = 0; i < 3; i++) {
       const t = terms[i];
       const id = t.kind === 'id' ? t.id : data[offset + t.slot];
