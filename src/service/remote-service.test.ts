@@ -1,0 +1,297 @@
+/**
+ * RemoteService against a scripted SPARQL endpoint on loopback: what is forwarded, how answers in
+ * each format come back as results, and how every kind of remote failure reaches the caller.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CancelledError, ProtocolError, SyntaxError, TimeoutError } from '../errors.js';
+import { RemoteEndpointError } from './remote-errors.js';
+import { lexicalQueryForm, queryFormOf } from './remote-request.js';
+import { parseQuery } from '../sparql/parse.js';
+import { RemoteService } from './remote-service.js';
+import type { QueryResult, SolutionRow } from './sparql-service.js';
+
+interface Received {
+  form: URLSearchParams;
+  headers: IncomingMessage['headers'];
+}
+
+type Script = (request: Received, response: ServerResponse, raw: IncomingMessage) => void;
+
+/** A loopback endpoint answering every POST with the current script. */
+class ScriptedEndpoint {
+  received: Received[] = [];
+  script: Script = (_request, response) => json(response, { head: { vars: [] }, results: { bindings: [] } });
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((raw, response) => {
+      let body = '';
+      raw.setEncoding('utf8');
+      raw.on('data', (chunk: string) => (body += chunk));
+      raw.on('end', () => {
+        const request = { form: new URLSearchParams(body), headers: raw.headers };
+        this.received.push(request);
+        this.script(request, response, raw);
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/sparql`;
+  }
+
+  get last(): Received {
+    return this.received.at(-1)!;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+function json(response: ServerResponse, document: unknown, type = 'application/sparql-results+json'): void {
+  response.writeHead(200, { 'content-type': type });
+  response.end(JSON.stringify(document));
+}
+
+async function rowsOf(result: QueryResult): Promise<SolutionRow[]> {
+  assert.equal(result.kind, 'bindings');
+  const rows: SolutionRow[] = [];
+  if (result.kind === 'bindings') for await (const batch of result.rows) rows.push(...batch);
+  return rows;
+}
+
+const SELECT = 'SELECT * WHERE { ?s ?p ?o }';
+
+describe('RemoteService', () => {
+  const remote = new ScriptedEndpoint();
+  let service: RemoteService;
+
+  before(async () => {
+    await remote.start();
+    service = new RemoteService({ queryEndpoint: remote.url, user: 'quiver', password: 's3cret' });
+  });
+  after(async () => {
+    await service.close();
+    await remote.stop();
+  });
+
+  it('forwards a SELECT with its protocol dataset and reads the JSON answer as rows of terms', async () => {
+    remote.script = (_request, response) =>
+      json(response, {
+        head: { vars: ['s', 'o'] },
+        results: { bindings: [{ s: { type: 'uri', value: 'http://example.org/a' }, o: { type: 'literal', value: 'x', 'xml:lang': 'en' } }, { s: { type: 'bnode', value: 'b1' } }] },
+      });
+    const result = await service.query({ query: SELECT, defaultGraphUris: ['http://example.org/d'], namedGraphUris: ['http://example.org/n1', 'http://example.org/n2'] });
+    assert.equal(result.kind === 'bindings' && result.variables.join(), 's,o');
+    const rows = await rowsOf(result);
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0]![1]!.termType, 'Literal');
+    assert.equal(rows[1]![1], undefined);
+    assert.equal(remote.last.form.get('query'), SELECT);
+    assert.deepEqual(remote.last.form.getAll('default-graph-uri'), ['http://example.org/d']);
+    assert.deepEqual(remote.last.form.getAll('named-graph-uri'), ['http://example.org/n1', 'http://example.org/n2']);
+    assert.match(remote.last.headers.accept!, /^application\/sparql-results\+json/);
+  });
+
+  it('sends the credentials to the remote only as an Authorization header', async () => {
+    await rowsOf(await service.query({ query: SELECT }));
+    assert.equal(remote.last.headers.authorization, `Basic ${Buffer.from('quiver:s3cret').toString('base64')}`);
+    const withToken = new RemoteService({ queryEndpoint: remote.url, token: 'tok-123' });
+    await rowsOf(await withToken.query({ query: SELECT }));
+    assert.equal(remote.last.headers.authorization, 'Bearer tok-123');
+  });
+
+  it('takes user:password from the endpoint URL, and never shows them in messages', async () => {
+    const url = remote.url.replace('http://', 'http://alice:pa%24%24@');
+    const service = new RemoteService({ queryEndpoint: url });
+    assert.ok(!service.endpoints.query.includes('alice'));
+    await rowsOf(await service.query({ query: SELECT }));
+    assert.equal(remote.last.headers.authorization, `Basic ${Buffer.from('alice:pa$$').toString('base64')}`);
+    remote.script = (_request, response) => response.writeHead(401, { 'www-authenticate': 'Basic' }).end('who are you?');
+    const error = await service.query({ query: SELECT }).catch((e: Error) => e);
+    assert.ok(error instanceof RemoteEndpointError, String(error));
+    assert.match(error.message, /refused Quiver's credentials \(401\)/);
+    assert.ok(!error.message.includes('pa$$') && !error.message.includes('alice'));
+  });
+
+  it('reads ASK answers, also the one-cell table Virtuoso 7 sends instead of a boolean', async () => {
+    remote.script = (_request, response) => json(response, { head: {}, boolean: true });
+    assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
+    remote.script = (_request, response) =>
+      json(response, { head: { vars: ['__ASK_RETVAL'] }, results: { bindings: [{ __ASK_RETVAL: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] } });
+    assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
+    remote.script = (_request, response) => json(response, { head: { vars: ['__ASK_RETVAL'] }, results: { bindings: [] } });
+    assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: false });
+  });
+
+  it('reads XML results and asks for RDF (N-Triples first) for CONSTRUCT, keeping the query prefixes', async () => {
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/sparql-results+xml' });
+      response.end('<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head><results><result><binding name="x"><literal>1</literal></binding></result></results></sparql>');
+    };
+    assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/turtle' });
+      response.end('<http://example.org/s> <http://example.org/p> "o", _:b .');
+    };
+    const result = await service.query({ query: 'PREFIX ex: <http://example.org/> CONSTRUCT { ?s ex:p ?o } WHERE { ?s ex:p ?o }' });
+    assert.match(remote.last.headers.accept!, /^application\/n-triples/);
+    assert.equal(result.kind, 'quads');
+    if (result.kind !== 'quads') return;
+    assert.deepEqual(result.prefixes, { ex: 'http://example.org/' });
+    let count = 0;
+    for await (const batch of result.quads) count += batch.length;
+    assert.equal(count, 2);
+  });
+
+  it('answers our own syntax errors with line and column, without asking the remote', async () => {
+    const before = remote.received.length;
+    await assert.rejects(service.query({ query: 'SELECT *\nWHERE { ?s ?p }' }), (error: Error) => error instanceof SyntaxError && /line 2/.test(error.message));
+    await assert.rejects(service.update({ update: 'INSERT DATA { <http://a> }' }), SyntaxError);
+    assert.equal(remote.received.length, before);
+  });
+
+  it('forwards queries that use the prefixes a remote predeclares (Virtuoso: bif:)', async () => {
+    remote.script = (_request, response) => json(response, { head: { vars: ['x'] }, results: { bindings: [] } });
+    await rowsOf(await service.query({ query: 'SELECT ?x { ?x ?p ?o FILTER bif:contains(?o, "word") }' }));
+    assert.match(remote.last.form.get('query')!, /bif:contains/);
+    assert.equal(lexicalQueryForm('PREFIX a: <http://x#y> # comment\nconstruct { }'), 'construct');
+  });
+
+  it('tells the query form through LIMIT, DISTINCT and FROM', () => {
+    const formOf = (query: string) => queryFormOf(parseQuery(query).algebra);
+    assert.equal(formOf('DESCRIBE <http://example.org/x> FROM <http://example.org/g>'), 'describe');
+    assert.equal(formOf('CONSTRUCT WHERE { ?s ?p ?o } LIMIT 1'), 'construct');
+    assert.equal(formOf('ASK FROM NAMED <http://example.org/g> {}'), 'ask');
+    assert.equal(formOf('SELECT DISTINCT ?s FROM <http://example.org/g> { ?s ?p ?o } LIMIT 1'), 'select');
+  });
+
+  it('declares our base in front of a request with relative IRIs, on the same line', async () => {
+    await rowsOf(await service.query({ query: 'SELECT * { <thing> ?p ?o }', baseIri: 'http://quiver.example/sparql' }));
+    assert.equal(remote.last.form.get('query'), 'BASE <http://quiver.example/sparql> SELECT * { <thing> ?p ?o }');
+    await rowsOf(await service.query({ query: SELECT, baseIri: 'http://quiver.example/sparql' }));
+    assert.equal(remote.last.form.get('query'), SELECT);
+  });
+
+  it('forwards updates with using-graph-uri, and refuses them combined with USING itself', async () => {
+    remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('done');
+    await service.update({ update: 'INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }', usingGraphUris: ['http://example.org/u'], usingNamedGraphUris: ['http://example.org/n'] });
+    assert.equal(remote.last.form.get('update'), 'INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }');
+    assert.deepEqual(remote.last.form.getAll('using-graph-uri'), ['http://example.org/u']);
+    assert.deepEqual(remote.last.form.getAll('using-named-graph-uri'), ['http://example.org/n']);
+    await assert.rejects(
+      service.update({ update: 'INSERT { ?s ?p 1 } USING <http://example.org/x> WHERE { ?s ?p ?o }', usingGraphUris: ['http://example.org/u'] }),
+      ProtocolError,
+    );
+  });
+
+  it('keeps a remote 400 a 400 with the remote message, and makes 5xx a 502', async () => {
+    remote.script = (_request, response) => response.writeHead(400, { 'content-type': 'text/plain' }).end('SP030: syntax error at FOO');
+    await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof ProtocolError && /SP030: syntax error at FOO/.test(error.message));
+    remote.script = (_request, response) => response.writeHead(500, 'SPARQL Request Failed', { 'content-type': 'text/plain' }).end('graph exists');
+    await assert.rejects(service.update({ update: 'CREATE GRAPH <http://example.org/g>' }), (error: Error) => error instanceof RemoteEndpointError && /500 SPARQL Request Failed: graph exists/.test(error.message));
+    remote.script = (_request, response) => response.writeHead(503).end();
+    await assert.rejects(service.query({ query: SELECT }), RemoteEndpointError);
+  });
+
+  it('gives a 502 for an answer it cannot read', async () => {
+    remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>login page</html>');
+    await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof RemoteEndpointError && /text\/html/.test(error.message));
+    remote.script = (_request, response) => json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: 'http://a' } }, { x: { type: 'weird' } }] } });
+    // Before the first row or after it, depending on where the chunks of the answer end.
+    await assert.rejects(async () => rowsOf(await service.query({ query: SELECT })), RemoteEndpointError);
+    remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'application/n-triples' }).end('<http://a> <http://b> .');
+    await assert.rejects(async () => {
+      const quads = await service.query({ query: 'CONSTRUCT WHERE { ?s ?p ?o }' });
+      if (quads.kind === 'quads') for await (const batch of quads.quads) void batch;
+    }, RemoteEndpointError);
+  });
+
+  it('stops waiting at the time limit with a TimeoutError (504), and closes the connection', async () => {
+    let closed!: () => void;
+    const remoteSawClose = new Promise<void>((resolve) => (closed = resolve));
+    remote.script = (_request, response, raw) => {
+      raw.socket.once('close', closed);
+      void response; // never answers
+    };
+    const started = Date.now();
+    await assert.rejects(service.query({ query: SELECT, timeoutMs: 200 }), (error: Error) => error instanceof TimeoutError && /did not answer/.test(error.message));
+    assert.ok(Date.now() - started < 2000);
+    await remoteSawClose;
+  });
+
+  it('times out a remote that streams too slowly, after the rows it sent', async () => {
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+      response.write('?x\n1\n');
+    };
+    const result = await service.query({ query: 'SELECT ?x {}', timeoutMs: 300 });
+    await assert.rejects(rowsOf(result), TimeoutError);
+  });
+
+  it('aborts the remote request when the client goes away', async () => {
+    let closed!: () => void;
+    const remoteSawClose = new Promise<void>((resolve) => (closed = resolve));
+    remote.script = (_request, response, raw) => {
+      raw.socket.once('close', closed);
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+      response.write('?x\n1\n');
+    };
+    const client = new AbortController();
+    const result = await service.query({ query: 'SELECT ?x {}', signal: client.signal });
+    assert.equal(result.kind, 'bindings');
+    const iterator = (result as Extract<QueryResult, { kind: 'bindings' }>).rows[Symbol.asyncIterator]();
+    assert.equal((await iterator.next()).value?.length, 1);
+    const pending = iterator.next();
+    client.abort();
+    await assert.rejects(pending, CancelledError);
+    await remoteSawClose;
+  });
+
+  it('closes the remote connection when the consumer stops reading early', async () => {
+    let closed!: () => void;
+    const remoteSawClose = new Promise<void>((resolve) => (closed = resolve));
+    remote.script = (_request, response, raw) => {
+      raw.socket.once('close', closed);
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+      response.write('?x\n1\n');
+    };
+    const result = await service.query({ query: 'SELECT ?x {}' });
+    // Never iterated at all (e.g. the client's Accept allowed no format): still released.
+    if (result.kind === 'bindings') await result.rows[Symbol.asyncIterator]().return?.();
+    await remoteSawClose;
+  });
+
+  it('rejects explain, as the explain contract asks of a remote service', async () => {
+    await assert.rejects(service.query({ query: SELECT, explain: true }), (error: Error) => error instanceof ProtocolError && error.message === 'explain is not available in remote mode');
+  });
+});
+
+describe('RemoteService without a remote', () => {
+  it('answers 502 at once when nothing listens, and recovers when the remote appears', async () => {
+    const remote = new ScriptedEndpoint();
+    await remote.start();
+    const url = remote.url;
+    await remote.stop();
+    const service = new RemoteService({ queryEndpoint: url });
+    const started = Date.now();
+    await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof RemoteEndpointError && /cannot be reached \(ECONNREFUSED\)/.test(error.message));
+    assert.ok(Date.now() - started < 2000);
+    const port = Number(new URL(url).port);
+    const again = new ScriptedEndpoint();
+    await new Promise<void>((resolve) => {
+      again['server'] = createServer((_raw, response) => json(response, { head: {}, boolean: true }));
+      again['server'].listen(port, '127.0.0.1', resolve);
+    });
+    try {
+      assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
+    } finally {
+      await again.stop();
+      await service.close();
+    }
+  });
+});
