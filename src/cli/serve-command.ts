@@ -6,6 +6,8 @@
 import { buildServer } from '../server/app.js';
 import { normalizeBasePath, type ServerConfig } from '../server/config.js';
 import { createLocalService } from '../service/local-service.js';
+import { createRemoteService, RemoteService } from '../service/remote-service.js';
+import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import {
   byteSize,
   helpText,
@@ -15,6 +17,7 @@ import {
   stringOption,
   UsageError,
   type OptionSpec,
+  type ParsedOptions,
 } from './options.js';
 
 /**
@@ -28,6 +31,11 @@ export const DEFAULT_PORT = 7878;
 export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
   { name: 'memory', type: 'boolean', description: 'use a throw-away store instead of --store' },
+  { name: 'remote', type: 'string', value: 'URL', description: 'remote mode: forward to this SPARQL query endpoint instead of a store' },
+  { name: 'remote-update', type: 'string', value: 'URL', description: 'remote mode: the update endpoint (default: --remote)' },
+  { name: 'remote-user', type: 'string', value: 'USER', description: 'remote mode: HTTP Basic user for the remote' },
+  { name: 'remote-password', type: 'string', value: 'PASSWORD', description: 'remote mode: its password (prefer the environment variable)' },
+  { name: 'remote-token', type: 'string', value: 'TOKEN', description: 'remote mode: bearer token for the remote (prefer the environment variable)' },
   { name: 'host', type: 'string', value: 'HOST', default: DEFAULT_HOST, description: 'interface to listen on' },
   { name: 'port', type: 'string', value: 'PORT', default: String(DEFAULT_PORT), description: 'TCP port (0: any free port)' },
   { name: 'base-path', type: 'string', value: '/PREFIX', description: 'path prefix of the endpoints, e.g. /marmotta (default: none)' },
@@ -36,27 +44,36 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'max-body', type: 'string', value: 'BYTES', default: '10MiB', description: 'largest request body' },
   { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
   { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
+  { name: 'query-memory', type: 'string', value: 'BYTES', description: 'memory budget of one query for sorts, groups and hash joins (e.g. 512MiB)' },
   { name: 'no-get-update', type: 'boolean', description: 'refuse updates sent with GET' },
   { name: 'cors-origins', type: 'string', value: 'LIST', default: '*', description: "comma-separated allowed origins; 'none' switches CORS off" },
   { name: 'trust-proxy', type: 'boolean', description: 'honour X-Forwarded-Proto/Host (behind your own proxy)' },
   { name: 'shutdown-timeout', type: 'string', value: 'S', default: '10', description: 'on SIGTERM, how long running requests may finish' },
-  { name: 'log', type: 'boolean', description: 'log every request (JSON lines on stdout)' },
+  { name: 'log', type: 'boolean', description: 'log every request: one JSON line each on stdout (default: off)' },
+  ...SECURITY_OPTIONS,
   { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
 ];
 
 export const SERVE_HELP = helpText(
-  'Usage: quiver serve [--store DIR | --memory] [--host HOST] [--port PORT] [options]',
-  'Serves the SPARQL 1.1 endpoints {base}/sparql, {base}/sparql/select, {base}/sparql/update and {base}/health.',
+  'Usage: quiver serve [--store DIR | --memory | --remote URL] [--host HOST] [--port PORT] [options]',
+  'Serves the SPARQL 1.1 endpoints {base}/sparql, {base}/sparql/select, {base}/sparql/update, the graph store\n' +
+    '{base}/sparql/store, {base}/health (200 or 503) and {base}/metrics (Prometheus text format).',
   SERVE_OPTIONS,
 );
 
 export interface ServeSettings {
   store?: string;
+  /** Remote mode: the endpoints and credentials of the SPARQL service doing the work. */
+  remote?: RemoteSettings;
   memory: boolean;
   host: string;
   port: number;
   workers?: number;
   maxQueue?: number;
+  queryMemoryBudget?: number;
+  /** LOAD policy of the local store: --no-load, --load-dir (its real path). */
+  allowLoad: boolean;
+  loadDir?: string;
   shutdownTimeoutMs: number;
   server: ServerConfig;
 }
@@ -71,15 +88,22 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
   const updateTimeoutS = positiveNumber(values, 'update-timeout')!;
   const workers = positiveInteger(values, 'workers');
   const cors = stringOption(values, 'cors-origins')!.trim();
+  const remote = remoteSettings(values);
+  const security = securitySettings(values);
   return {
     store: stringOption(values, 'store'),
     memory: values['memory'] === true,
+    remote,
     host: stringOption(values, 'host')!,
     port,
     workers,
     maxQueue: positiveInteger(values, 'max-queue'),
+    queryMemoryBudget: byteSize(values, 'query-memory'),
+    allowLoad: security.allowLoad,
+    loadDir: security.loadDir,
     shutdownTimeoutMs: positiveNumber(values, 'shutdown-timeout')! * 1000,
     server: {
+      ...security.server,
       basePath: stringOption(values, 'base-path'),
       maxBody: byteSize(values, 'max-body'),
       queryTimeoutMs: queryTimeoutS * 1000,
@@ -87,7 +111,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
       noGetUpdate: values['no-get-update'] === true,
       corsOrigins: cors === 'none' ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
       trustProxy: values['trust-proxy'] === true,
-      logger: values['log'] === true,
+      requestLog: values['log'] === true,
     },
   };
 }
@@ -98,11 +122,14 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.stdout.write(SERVE_HELP);
     return 0;
   }
-  const service = await createLocalService({
+  const service = settings.remote ? createRemoteService({ ...settings.remote, queryTimeoutMs: settings.server.queryTimeoutMs, updateTimeoutMs: settings.server.updateTimeoutMs }) : await createLocalService({
     store: settings.memory ? undefined : settings.store,
     memory: settings.memory,
     workers: settings.workers,
     maxQueue: settings.maxQueue,
+    queryMemoryBudget: settings.queryMemoryBudget,
+    allowLoad: settings.allowLoad,
+    loadDir: settings.loadDir,
     queryTimeoutMs: settings.server.queryTimeoutMs,
     updateTimeoutMs: settings.server.updateTimeoutMs,
   });
@@ -117,6 +144,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   process.stdout.write(`listening on http://${host}:${port}${normalizeBasePath(settings.server.basePath ?? '')}/sparql\n`);
+  if (service instanceof RemoteService) process.stdout.write(`remote mode: queries go to ${service.endpoints.query}, updates to ${service.endpoints.update}\n`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -143,4 +171,37 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+export interface RemoteSettings {
+  queryEndpoint: string;
+  updateEndpoint?: string;
+  user?: string;
+  password?: string;
+  token?: string;
+}
+
+/** The --remote* flags; credentials without --remote are a mistake worth saying. */
+function remoteSettings(values: ParsedOptions['values']): RemoteSettings | undefined {
+  const queryEndpoint = stringOption(values, 'remote');
+  const others = ['remote-update', 'remote-user', 'remote-password', 'remote-token'].filter((name) => stringOption(values, name) !== undefined);
+  if (queryEndpoint === undefined) {
+    if (others.length > 0) throw new UsageError(`--${others[0]} needs --remote URL`);
+    return undefined;
+  }
+  if (values['memory'] === true) throw new UsageError('--remote and --memory exclude each other: remote mode has no store');
+  for (const name of ['remote', 'remote-update']) {
+    const url = stringOption(values, name);
+    if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--${name} must be an http(s) URL of a SPARQL endpoint`);
+  }
+  if (stringOption(values, 'remote-token') !== undefined && stringOption(values, 'remote-user') !== undefined) {
+    throw new UsageError('give either --remote-token or --remote-user/--remote-password, not both');
+  }
+  return {
+    queryEndpoint,
+    updateEndpoint: stringOption(values, 'remote-update'),
+    user: stringOption(values, 'remote-user'),
+    password: stringOption(values, 'remote-password'),
+    token: stringOption(values, 'remote-token'),
+  };
 }

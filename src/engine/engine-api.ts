@@ -19,6 +19,12 @@ export interface EngineQueryOptions {
   memoryBudget?: number;
   /** Fetch used by SERVICE (defaults to global fetch). */
   fetch?: typeof fetch;
+  /**
+   * false: evaluate without the optimizer — basic graph patterns joined in the query's textual
+   * order, filters applied where the query puts them, no join strategy chosen from estimates.
+   * For differential testing; the answers must be the same either way. Default true.
+   */
+  optimize?: boolean;
 }
 
 export interface EngineUpdateOptions {
@@ -30,6 +36,11 @@ export interface EngineUpdateOptions {
   /** Fetch used by LOAD (defaults to global fetch). Set `allowLoad: false` to refuse LOAD. */
   fetch?: typeof fetch;
   allowLoad?: boolean;
+  /**
+   * The directory whose files LOAD may read through file: IRIs (real paths, no escape through '..'
+   * or symbolic links); without it LOAD reads no local file.
+   */
+  loadDirectory?: string;
 }
 
 export type EngineQueryResult =

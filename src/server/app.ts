@@ -3,15 +3,20 @@
  * It only knows the SparqlService interface, so the same server fronts the embedded store and a
  * remote engine.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
-import { resolveServerConfig, type ServerConfig } from './config.js';
+import { registerAccessGuard } from './access-guard.js';
+import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
 import { registerCors } from './cors.js';
 import { errorResponse, statusOf } from './error-response.js';
 import { endpointPaths } from './handler-context.js';
 import { HTML_CONTENT_SECURITY_POLICY } from './html.js';
 import { errorFormatOf } from './request-context.js';
+import { registerMetricsRoute, RequestMetrics } from './metrics.js';
+import { formatLogLine, observedService, runObserved, type RequestObservation } from './request-log.js';
 import { registerRoutes } from './routes.js';
+import { endpointName, serverRoutes, type ServerRoutes } from './server-routes.js';
 
 export type { ServerConfig } from './config.js';
 
@@ -24,13 +29,58 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
     routerOptions: { ignoreTrailingSlash: true },
     // Results may stream for as long as the query runs; the query timeout bounds that, not Node.
     requestTimeout: 0,
+    // Ids that stay unique across restarts, so log lines of different runs never collide.
+    genReqId: () => randomUUID(),
   });
+  const routes = serverRoutes(resolved.basePath);
   acceptEveryBodyAsBytes(app);
   registerCors(app, resolved.corsOrigins);
+  // After CORS: a refused browser request still carries the headers that let its page read the 401.
+  registerAccessGuard(app, resolved, routes);
   protectHtml(app);
   handleErrors(app);
-  registerRoutes(app, { service, config: resolved, paths: endpointPaths(resolved.basePath) });
+  const metrics = new RequestMetrics();
+  observeRequests(app, resolved, routes, metrics);
+  if (resolved.metrics) registerMetricsRoute(app, routes.metrics, metrics, service);
+  const served = resolved.requestLog ? observedService(service) : service;
+  registerRoutes(app, { service: served, config: resolved, paths: endpointPaths(resolved.basePath) });
   return app;
+}
+
+/**
+ * Every finished request counts in the metrics and, with the request log on, writes its line. The
+ * handlers run inside the request's observation, where the service notes the query hash and rows.
+ */
+function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, routes: ServerRoutes, metrics: RequestMetrics): void {
+  const observations = new WeakMap<FastifyRequest, RequestObservation>();
+  const sink = config.requestLog;
+  if (sink) {
+    // preHandler, not onRequest: the context must survive body parsing to reach the handler.
+    app.addHook('preHandler', (request, _reply, done) => {
+      const observation: RequestObservation = {};
+      observations.set(request, observation);
+      runObserved(observation, done);
+    });
+  }
+  app.addHook('onResponse', async (request, reply) => {
+    const endpoint = endpointName(request.routeOptions.url, routes);
+    metrics.observe(endpoint, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    if (!sink) return;
+    const observation = observations.get(request);
+    sink(
+      formatLogLine({
+        time: new Date().toISOString(),
+        id: request.id,
+        method: request.method,
+        endpoint,
+        path: request.url.split('?')[0]!,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        queryHash: observation?.queryHash,
+        rows: observation?.rows,
+      }),
+    );
+  });
 }
 
 /**
@@ -47,7 +97,8 @@ function protectHtml(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
-      reply.header('content-security-policy', HTML_CONTENT_SECURITY_POLICY);
+      // The query and update pages set their own, stricter-by-nonce policy; everything else gets this one.
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_CONTENT_SECURITY_POLICY);
       reply.header('x-content-type-options', 'nosniff');
     }
     return payload;

@@ -1,3 +1,5 @@
+import { stdoutSink, type LogSink } from './request-log.js';
+
 /**
  * The knobs of the HTTP layer. Everything here is plain data so the CLI, tests and embedders build
  * the same server from flags, environment variables or literals.
@@ -18,14 +20,22 @@ export interface ServerConfig {
   corsOrigins?: string[];
   /** Honour X-Forwarded-Proto / X-Forwarded-Host (only behind a proxy you control). */
   trustProxy?: boolean;
-  /** Fastify's request log; off by default (tests and the CLI decide). */
+  /** Fastify's own log (pino), for debugging the server itself; off by default. */
   logger?: boolean;
   /**
-   * Called before every write (update) request; may throw an error with `status` 401 to refuse it.
-   * The place where update tokens / Basic credentials plug in.
+   * The request log: one JSON line per request (see request-log.ts). true writes to stdout; a
+   * function receives each line. Off by default.
+   */
+  requestLog?: boolean | LogSink;
+  /** Serve {base}/metrics (Prometheus text format); on by default. */
+  metrics?: boolean;
+  /**
+   * Called before every write (update, graph store PUT/POST/DELETE) request, before its body is
+   * read where the route alone tells it is a write; may throw an error with `status` 401 to refuse
+   * it. auth.ts builds it from an update token or Basic credentials (accessHooks).
    */
   authorizeUpdate?: (request: AuthorizationInput) => void | Promise<void>;
-  /** Same, for queries (a query token). */
+  /** Same, for queries (and graph store reads, the service description, {base}/metrics). */
   authorizeQuery?: (request: AuthorizationInput) => void | Promise<void>;
 }
 
@@ -49,6 +59,8 @@ export interface ResolvedServerConfig {
   corsOrigins: string[];
   trustProxy: boolean;
   logger: boolean;
+  requestLog?: LogSink;
+  metrics: boolean;
   authorizeUpdate?: ServerConfig['authorizeUpdate'];
   authorizeQuery?: ServerConfig['authorizeQuery'];
 }
@@ -63,6 +75,8 @@ export function resolveServerConfig(config: ServerConfig): ResolvedServerConfig 
     corsOrigins: config.corsOrigins ?? ['*'],
     trustProxy: config.trustProxy ?? false,
     logger: config.logger ?? false,
+    requestLog: config.requestLog === true ? stdoutSink : config.requestLog || undefined,
+    metrics: config.metrics ?? true,
     authorizeUpdate: config.authorizeUpdate,
     authorizeQuery: config.authorizeQuery,
   };

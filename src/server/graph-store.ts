@@ -3,6 +3,9 @@
  * {base}/sparql/store, with indirect graph identification: `?default` or `?graph=IRI`.
  * GET (and HEAD) answer the graph in any RDF format by Accept; PUT replaces it, POST adds to it,
  * DELETE removes it, each with a body in any RDF format by Content-Type, as one transaction.
+ * GET on the store itself, naming no graph, answers the whole dataset in a quad format (TriG or
+ * N-Quads): GSP 1.1 leaves that request undefined; SPARQL 1.2's Graph Store Protocol draft and
+ * Fuseki give the dataset, which beats a 400.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -19,12 +22,17 @@ import { absoluteUrl, readBody, urlParams, type RequestBody } from './request-co
 import { isMultipart, parseMultipart } from './multipart.js';
 import { prepareResult, serializeResult } from './result-body.js';
 import { RDF_FORMATS, contentTypeOf, type ResultFormat } from './result-formats.js';
+import { factory, type Quad } from '../rdf/terms.js';
+import type { QueryResult, SolutionRow } from '../service/sparql-service.js';
 
 const ALLOW = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 const GRAPH_VOCABULARY = {
   names: RDF_FORMATS.flatMap((f) => f.outputNames),
   mediaTypes: RDF_FORMATS.flatMap((f) => [f.mediaType, ...f.alsoAccepts]),
 };
+/** Formats that carry named graphs, for the whole dataset; TriG first (the default). */
+const DATASET_FORMATS = ['trig', 'nquads'].map((id) => RDF_FORMATS.find((f) => f.id === id)!);
+const DATASET_QUERY = 'SELECT ?s ?p ?o ?g WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }';
 
 export function graphStorePath(basePath: string): string {
   return `${basePath}/sparql/store`;
@@ -82,10 +90,11 @@ function serviceOf(context: HandlerContext): Required<Pick<SparqlService, 'getGr
 }
 
 async function getGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
+  if (namesNoGraph(request)) return getDataset(context, request, reply);
   const graph = targetGraph(request)!;
   const output = urlParams(request).single('output');
   const format = negotiate(RDF_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
-  await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
   const cancel = abortOnClientGone(reply);
   const result = await serviceOf(context).getGraph(graph, { timeoutMs: context.config.queryTimeoutMs, signal: cancel.signal });
   if (result === undefined) throw new HttpError(404, `no graph <${graph}> in the store`);
@@ -97,13 +106,48 @@ async function getGraph(context: HandlerContext, request: FastifyRequest, reply:
   return reply.send(Readable.from(body, { objectMode: false }));
 }
 
+/** A request to the store's own URL with neither ?default nor ?graph. */
+function namesNoGraph(request: FastifyRequest): boolean {
+  if (request.routeOptions.url?.endsWith('/*')) return false;
+  const params = urlParams(request);
+  return !params.has('graph') && !params.has('default');
+}
+
+async function getDataset(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const output = urlParams(request).single('output');
+  const format = negotiate(DATASET_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
+  const cancel = abortOnClientGone(reply);
+  const result = await context.service.query({ query: DATASET_QUERY, timeoutMs: context.config.queryTimeoutMs, signal: cancel.signal });
+  const prepared = await prepareResult(quadsOf(result));
+  reply.header('content-type', contentTypeOf(format));
+  varyOnAccept(reply);
+  reply.header('content-disposition', `inline; filename="dataset.${format.extension}"`);
+  const body = serializeResult(prepared, format.id, { nonce: randomBytes(12).toString('base64') });
+  return reply.send(Readable.from(body, { objectMode: false }));
+}
+
+/** The rows of DATASET_QUERY as quads (an unbound ?g: the default graph). */
+function quadsOf(result: QueryResult): QueryResult {
+  if (result.kind !== 'bindings') throw new Error('the dataset query answered no rows');
+  const rows = result.rows;
+  async function* quads(): AsyncIterable<Quad[]> {
+    for await (const batch of rows) yield batch.map(quadOfRow);
+  }
+  return { kind: 'quads', prefixes: {}, quads: quads() };
+}
+
+function quadOfRow([s, p, o, g]: SolutionRow): Quad {
+  return factory.quad(s as Quad['subject'], p as Quad['predicate'], o as Quad['object'], (g ?? factory.defaultGraph()) as Quad['graph']);
+}
+
 async function writeGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, operation: 'put' | 'post'): Promise<unknown> {
+  // Credentials before anything of the request is looked at (the server's guard checked them already).
+  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   const named = targetGraph(request, operation === 'post');
   const path = request.url.split('?')[0]!;
   // POST to the store itself: a new graph, named under the store's URL and announced in Location.
   const graph = named === undefined ? `${absoluteUrl(request, path)}/${randomUUID()}` : named;
   const documents = documentsOf(readBody(request), graph ?? absoluteUrl(request, path));
-  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   const cancel = abortOnClientGone(reply);
   const service = serviceOf(context);
   const limits = { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal };
@@ -126,8 +170,8 @@ function rdfMediaType(essence: string | undefined): string {
 }
 
 async function deleteGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const graph = targetGraph(request)!;
   await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
+  const graph = targetGraph(request)!;
   const cancel = abortOnClientGone(reply);
   const found = await serviceOf(context).deleteGraph(graph, { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal });
   if (!found) throw new HttpError(404, `no graph <${graph}> in the store`);

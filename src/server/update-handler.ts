@@ -13,13 +13,14 @@ export async function answerUpdate(
   params: ProtocolParams,
   update: string | undefined,
 ): Promise<void> {
+  // Credentials first: a refused client learns nothing about its request, not even that it is empty.
+  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   if (update === undefined || update.trim() === '') {
     throw new ProtocolError(
       `no update request: send one in the 'update' parameter (legacy: 'query') or as an application/sparql-update body`,
     );
   }
   const limitMs = timeoutMs(params, context.config.updateTimeoutMs);
-  await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   const cancel = abortOnClientGone(reply);
   const usingGraphUris = params.all('using-graph-uri');
   const usingNamedGraphUris = params.all('using-named-graph-uri');

@@ -4,7 +4,9 @@
  * one at a time on a writer thread that holds the only writable handle. The main thread keeps the
  * event loop free for HTTP: it only routes messages, rebuilds terms and reads statistics.
  */
+import { readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { OverloadedError } from '../errors.js';
@@ -19,6 +21,8 @@ import type {
   QueryRequest,
   QueryResult,
   ServiceDescriptionData,
+  ServiceHealth,
+  ServiceMetrics,
   SparqlService,
   UpdateRequest,
 } from './sparql-service.js';
@@ -40,6 +44,8 @@ export interface LocalServiceOptions {
   noSync?: boolean;
   /** Whether LOAD may fetch documents. Default true. */
   allowLoad?: boolean;
+  /** The directory whose files LOAD may read (file: IRIs); without it LOAD reads no local file. */
+  loadDir?: string;
   /** Per-query memory budget for sorts, groups and hash tables, in bytes (engine default when unset). */
   queryMemoryBudget?: number;
   /** Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server. */
@@ -115,6 +121,7 @@ export class LocalService implements SparqlService {
       namedGraphUris: request.namedGraphUris,
       deadline: Date.now() + effectiveTimeout(this.settings.queryTimeoutMs, request.timeoutMs),
       memoryBudget: this.settings.queryMemoryBudget,
+      explain: request.explain,
       signal: request.signal,
     });
   }
@@ -128,6 +135,7 @@ export class LocalService implements SparqlService {
       usingNamedGraphUris: request.usingNamedGraphUris,
       deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs),
       allowLoad: this.settings.allowLoad ?? true,
+      loadDirectory: this.settings.loadDir,
       signal: request.signal,
     });
   }
@@ -194,6 +202,42 @@ export class LocalService implements SparqlService {
     return { queries: this.pool.load, updates: this.writer.load };
   }
 
+  async health(): Promise<ServiceHealth> {
+    if (this.closing) return { status: 'unavailable', store: 'closed', writable: false };
+    const open = this.storeReadable();
+    const writable = open && this.writer.writable;
+    return { status: writable ? 'ok' : 'unavailable', store: open ? 'open' : 'closed', writable };
+  }
+
+  async metrics(): Promise<ServiceMetrics> {
+    const { queries, updates } = this.load();
+    const gauges: ServiceMetrics = {
+      queriesRunning: queries.running,
+      queriesQueued: queries.queued,
+      updatesRunning: updates.running,
+      updatesQueued: updates.queued,
+    };
+    if (this.closing) return gauges;
+    const reader = this.statisticsStore.reader();
+    try {
+      gauges.triples = reader.statistics().quadCount;
+    } finally {
+      reader.release();
+    }
+    gauges.storeBytes = await diskUsage(this.writer.storePath);
+    return gauges;
+  }
+
+  /** A read transaction opens: the store is there and readable. */
+  private storeReadable(): boolean {
+    try {
+      this.statisticsStore.reader().release();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
@@ -217,6 +261,16 @@ function graphQuery(graph: GraphName): string {
 
 export function createLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   return LocalService.create(options);
+}
+
+/** Bytes the files of a directory occupy on disk (LMDB files are sparse: their size overstates it). */
+async function diskUsage(directory: string): Promise<number> {
+  let bytes = 0;
+  for (const name of await readdir(directory)) {
+    const info = await stat(join(directory, name));
+    if (info.isFile()) bytes += info.blocks !== undefined ? info.blocks * 512 : info.size;
+  }
+  return bytes;
 }
 
 /** The server's limit, lowered (never raised) by the request's own. */

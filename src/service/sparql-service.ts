@@ -46,7 +46,34 @@ export type QueryResult =
       /** Prefixes declared by the query, for Turtle output. */
       prefixes: Record<string, string>;
       quads: AsyncIterable<Quad[]>;
-    };
+    }
+  /** The answer to a request with `explain: true`: the query ran to the end, its rows counted, not returned. */
+  | { kind: 'explain'; explanation: QueryExplanation };
+
+/** One operator of an evaluation plan, with what the optimizer expected and what happened. */
+export interface PlanNode {
+  /** The operator, e.g. PatternScan, HashJoin, Filter. */
+  operator: string;
+  /** A short description: the pattern, the join variables, the expression. */
+  details: string;
+  /** Rows the optimizer expected this operator to produce; null where it made no estimate. */
+  estimatedRows: number | null;
+  /** Rows the operator produced, over every time it ran. */
+  actualRows: number;
+  /** Time spent in the operator and its children (not in the operators feeding it its input). */
+  timeMs: number;
+  children: PlanNode[];
+}
+
+/** What `explain=true` answers (the JSON body of the HTTP response). */
+export interface QueryExplanation {
+  query: string;
+  /** Result rows (SELECT), triples (CONSTRUCT, DESCRIBE), or 1 / 0 (ASK true / false). */
+  resultRows: number;
+  /** From the start of parsing to the last row, in the worker that evaluated the query. */
+  totalTimeMs: number;
+  plan: PlanNode;
+}
 
 export interface ServiceDescriptionData {
   /** Triples in the default graph, and per named graph, from the store's statistics. */
@@ -70,6 +97,26 @@ export interface GraphWriteResult {
   created: boolean;
 }
 
+/** Whether the service can answer: its store is open, and writes can be accepted. */
+export interface ServiceHealth {
+  /** 'ok' when the service can answer queries and updates; HTTP {base}/health answers 503 otherwise. */
+  status: 'ok' | 'unavailable';
+  store: 'open' | 'closed';
+  writable: boolean;
+}
+
+/** Gauges for {base}/metrics; a service leaves out what it does not know. */
+export interface ServiceMetrics {
+  queriesRunning: number;
+  queriesQueued: number;
+  updatesRunning?: number;
+  updatesQueued?: number;
+  /** Bytes the store takes on disk. */
+  storeBytes?: number;
+  /** Quads in the store, all graphs (from the store's statistics, not counted per call). */
+  triples?: number;
+}
+
 export interface SparqlService {
   /** Parses and starts a query. Syntax errors reject before any row is produced. */
   query(request: QueryRequest): Promise<QueryResult>;
@@ -89,5 +136,9 @@ export interface SparqlService {
   postGraph?(graph: GraphName, documents: GraphDocument | GraphDocument[], limits?: RequestLimits): Promise<GraphWriteResult>;
   /** Removes the graph (the default graph: empties it); false when there was no such graph. */
   deleteGraph?(graph: GraphName, limits?: RequestLimits): Promise<boolean>;
+  /** Optional: a cheap check for {base}/health; a service without it counts as healthy. */
+  health?(): Promise<ServiceHealth>;
+  /** Optional: cheap gauges for {base}/metrics (no counting per call). */
+  metrics?(): Promise<ServiceMetrics>;
   close(): Promise<void>;
 }

@@ -64,6 +64,11 @@ export class UpdateWriter {
     return new UpdateWriter(worker, control, ready.path, options);
   }
 
+  /** False once the writer is closing, or could not be restarted after a crash. */
+  get writable(): boolean {
+    return !this.closing;
+  }
+
   /** Updates waiting or running. */
   get load(): { running: number; queued: number } {
     return { running: this.current ? 1 : 0, queued: this.queue.length };

@@ -1,13 +1,14 @@
 /**
  * What the main thread and the worker threads say to each other. A query job is: `run` →
- * `boolean` | `batch`+ (the first carries the head, the last is marked `last`) | `end` | `error`;
- * the worker is free once it has sent `boolean`, `error`, `end` or a `last` batch, and sends
+ * `boolean` | `explain` | `batch`+ (the first carries the head, the last is marked `last`) | `end` | `error`;
+ * the worker is free once it has sent `boolean`, `explain`, `error`, `end` or a `last` batch, and sends
  * nothing more about that job. A small result is one message: thread hand-offs cost more than
  * the work of a short query on a busy machine.
  */
 import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
+import type { QueryExplanation } from './sparql-service.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 
@@ -27,6 +28,8 @@ export interface RunQueryMessage {
   namedGraphUris?: string[];
   deadline: number;
   memoryBudget?: number;
+  /** Run to the end and answer with the plan and its counts (`explain`) instead of rows. */
+  explain?: boolean;
 }
 
 export type QueryWorkerRequest = RunQueryMessage | { type: 'close' };
@@ -36,6 +39,7 @@ export type QueryWorkerReply =
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'closed' }
   | { type: 'boolean'; jobId: number; value: boolean }
+  | { type: 'explain'; jobId: number; explanation: QueryExplanation }
   | { type: 'batch'; jobId: number; head?: ResultHead; batch?: EncodedBatch; last?: boolean }
   | { type: 'end'; jobId: number }
   | { type: 'error'; jobId: number; error: SerializedError };
@@ -56,6 +60,8 @@ export interface RunUpdateMessage {
   usingNamedGraphUris?: string[];
   deadline: number;
   allowLoad: boolean;
+  /** The directory LOAD may read file: IRIs from (none: no local files). */
+  loadDirectory?: string;
 }
 
 /** A Graph Store Protocol write (graph null: the default graph). */

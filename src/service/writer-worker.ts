@@ -49,6 +49,7 @@ async function runJob(job: RunUpdateMessage): Promise<void> {
       deadline: job.deadline,
       isCancelled: () => isCancelRequested(control),
       allowLoad: job.allowLoad,
+      loadDirectory: job.loadDirectory,
     });
     post({ type: 'done', jobId: job.jobId });
   } catch (error) {

@@ -3,12 +3,16 @@
  * scripted, so that every status — including late failures, overload and timeouts — can be
  * provoked on demand; end-to-end behaviour with the real engine is in local-service.test.ts.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it as nodeIt } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { HttpError } from '../../src/server/http-error.js';
 import { ScriptedService } from './scripted-service.js';
 import { encodeQuery, FORM, MISSPELLED_FORM, SPARQL_QUERY, SPARQL_UPDATE, startServer, type RunningServer } from './harness.js';
+import { remoteAware, startSuiteServer } from '../remote/suite-server.js';
+
+// QUIVER_TEST_REMOTE=virtuoso runs this suite against remote mode (see test/remote/suite-server.ts).
+const it = remoteAware(nodeIt);
 
 const SELECT = 'SELECT * WHERE { ?s ?p ?o }';
 const CONSTRUCT = 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }';
@@ -19,7 +23,7 @@ let server: RunningServer;
 
 before(async () => {
   service = new ScriptedService();
-  server = await startServer(service, { queryTimeoutMs: 30_000 });
+  server = await startSuiteServer(service, { queryTimeoutMs: 30_000 });
 });
 after(async () => server.close());
 
@@ -345,8 +349,12 @@ describe('GET {base}/sparql/select without a query', () => {
     assert.ok(response.headers.get('content-security-policy'));
     const html = await response.text();
     assert.match(html, /<textarea name="query"/);
-    assert.match(html, /<form method="post" action="\/sparql\/select"/);
-    assert.ok(!html.includes('<script'));
+    assert.match(html, /<form id="sparql-form" method="post" action="\/sparql\/select"/);
+    // Scripts only from the bundled assets; server data only as a JSON block, which never runs.
+    for (const [script] of html.matchAll(/<script[^>]*>/g)) {
+      assert.match(script, /^<script (type="module" src="\/ui\/[\w-]+\.js\?v=\w+"|type="application\/json" id="quiver-page-data")>$/);
+    }
+    assert.match(response.headers.get('content-security-policy')!, /script-src 'self';/);
   });
 
   it('gives the service description in Turtle by default and to */*', async () => {

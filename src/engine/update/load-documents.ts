@@ -7,6 +7,7 @@ import type { Quad } from '../../rdf/terms.js';
 import { EvaluationError, ProtocolError, TimeoutError } from '../../errors.js';
 import { parseRdf, rdfFormatForFileName, rdfFormatForMediaType } from '../../formats/rdf-parser.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
+import { readLoadDirectoryFile } from './load-directory.js';
 
 const ACCEPT =
   'text/turtle, application/n-triples;q=0.9, application/trig;q=0.9, application/n-quads;q=0.9, application/rdf+xml;q=0.8, application/ld+json;q=0.7, text/plain;q=0.1';
@@ -30,13 +31,15 @@ export async function fetchLoadDocuments(operations: Algebra.Operation[], option
 }
 
 async function fetchDocument(url: string, options: EngineUpdateOptions): Promise<Quad[]> {
+  if (new URL(url).protocol === 'file:') return readLoadDirectoryFile(url, options.loadDirectory);
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.deadline !== undefined ? Math.max(1, options.deadline - Date.now()) : 60_000;
   let target = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const protocol = new URL(target).protocol;
-    // Only the web: never local files or other schemes, also not through a redirect.
-    if (protocol !== 'http:' && protocol !== 'https:') throw new EvaluationError(`LOAD only fetches http(s) documents, not ${protocol}`);
+    // Only the web: never other schemes, and never local files through a redirect. A refusal by
+    // policy is the client's to fix (400), like LOAD on a server where it is switched off.
+    if (protocol !== 'http:' && protocol !== 'https:') throw new ProtocolError(`LOAD only fetches http(s) documents, not ${protocol}`);
     let response: Response;
     try {
       response = await doFetch(target, { headers: { accept: ACCEPT }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
