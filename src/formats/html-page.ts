@@ -9,7 +9,8 @@ import { escapeHtml } from './escaping.js';
 import type { HtmlOptions } from './serializer.js';
 import { portableBlankNodeLabel, unsupportedTerm } from './term-syntax.js';
 
-const STYLE = `
+/** Exported so the Content-Security-Policy can allow exactly this inline style by its hash. */
+export const RESULT_PAGE_STYLE = `
 body{font-family:system-ui,sans-serif;margin:1.5rem;color:#1b1b1b;background:#fff}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
 pre.query{background:#f5f5f5;padding:.75rem;overflow:auto;border-radius:4px}
@@ -30,7 +31,7 @@ export function pageStart(options: HtmlOptions): string {
   if (options.stylesheetHref !== undefined) {
     head += '<link rel="stylesheet" href="' + escapeHtml(options.stylesheetHref) + '">\n';
   } else if (options.nonce !== undefined) {
-    head += '<style nonce="' + escapeHtml(options.nonce) + '">' + STYLE + '</style>\n';
+    head += '<style nonce="' + escapeHtml(options.nonce) + '">' + RESULT_PAGE_STYLE + '</style>\n';
   }
   let body = '</head>\n<body>\n<header><h1>' + title + '</h1></header>\n<main>\n';
   if (options.query !== undefined) {

@@ -9,7 +9,7 @@ import { createQuadsSerializer } from '../formats/serializers.js';
 import { HttpError } from './http-error.js';
 import { negotiate, prefersHtml } from './negotiation.js';
 import { varyOnAccept } from './query-handler.js';
-import { queryPage } from './pages.js';
+import { pageOptionsFor, queryPage, sendPage } from './pages.js';
 import type { ProtocolParams } from './protocol-params.js';
 import { absoluteUrl } from './request-context.js';
 import { OUTPUT_VOCABULARY, RDF_FORMATS, contentTypeOf, type ResultFormat } from './result-formats.js';
@@ -33,7 +33,7 @@ export async function answerQueryPageOrDescription(
   const format = chooseDescriptionFormat(params.single('output'), request.headers.accept);
   varyOnAccept(reply);
   if (format === HTML_PAGE) {
-    return reply.type('text/html; charset=utf-8').send(queryPage(context.paths));
+    return sendPage(reply, queryPage(context.paths, pageOptionsFor(context)));
   }
   const data = await context.service.describe();
   const quads = describeService(

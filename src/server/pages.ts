@@ -1,16 +1,48 @@
 /**
- * The HTML query and update pages a browser gets on a GET without a request. Plain forms, no
- * script: they work under the strict Content-Security-Policy every HTML response carries.
+ * The HTML query and update pages a browser gets on a GET without a request. Each is a plain form
+ * that works without script, enhanced by the bundled page script (src/ui/) when it was built: an
+ * editor, results, charts, graphs and plans. Server data reaches the script through a JSON data
+ * block, never through inline script, so the page's policy allows scripts from this origin only.
  */
-import { escapeHtml, htmlPage } from './html.js';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { HandlerContext } from './handler-context.js';
+import { escapeHtml, htmlPage, jsonForScriptBlock, pageContentSecurityPolicy } from './html.js';
+import { KNOWN_PREFIXES, QUERY_EXAMPLES, UPDATE_EXAMPLES, type Example } from './page-examples.js';
+import { uiAssets, type UiAssets } from './ui-assets.js';
 
 export interface PagePaths {
   select: string;
   update: string;
 }
 
-const EXAMPLE_QUERY = 'SELECT * WHERE {\n  ?s ?p ?o\n}\nLIMIT 10';
-const EXAMPLE_UPDATE = 'PREFIX ex: <http://example.org/>\nINSERT DATA {\n  ex:subject ex:predicate "object"\n}';
+/** What the page needs to know beyond its paths. */
+export interface PageOptions {
+  /** The bundled assets; without them (UI not built) the page is the plain form. */
+  assets?: UiAssets;
+  /** Queries need credentials (a bearer token). */
+  queryCredentials?: boolean;
+  /** Updates need credentials (a bearer token, or a user and password). */
+  updateCredentials?: boolean;
+}
+
+/** A page and the Content-Security-Policy it must be sent with (it names the page's nonce). */
+export interface RenderedPage {
+  html: string;
+  contentSecurityPolicy: string;
+}
+
+/** What the page script reads from the data block (src/ui/page-data.ts mirrors it). */
+interface PageData {
+  page: 'query' | 'update';
+  endpoints: PagePaths;
+  prefixes: Record<string, string>;
+  examples: Example[];
+  queryCredentials: boolean;
+  updateCredentials: boolean;
+  /** For the editor's run-time styles: the nonce the policy allows. */
+  styleNonce: string;
+}
 
 const QUERY_OUTPUTS: [string, string][] = [
   ['html', 'HTML table'],
@@ -26,34 +58,66 @@ function navigation(paths: PagePaths): string {
   return `<nav><a href="${escapeHtml(paths.select)}">Query</a><a href="${escapeHtml(paths.update)}">Update</a></nav>`;
 }
 
-export function queryPage(paths: PagePaths, query = EXAMPLE_QUERY): string {
-  const options = QUERY_OUTPUTS.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('');
-  return htmlPage(
-    'SPARQL query',
-    `${navigation(paths)}
-<h1>SPARQL query</h1>
-<form method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
+export function queryPage(paths: PagePaths, options: PageOptions = {}, query = QUERY_EXAMPLES[0]!.text): RenderedPage {
+  const outputs = QUERY_OUTPUTS.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('');
+  const form = `<form id="sparql-form" method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
 <textarea name="query" rows="14" spellcheck="false" aria-label="SPARQL query">${escapeHtml(query)}</textarea>
 <div class="controls">
-<label>Results as <select name="output">${options}</select></label>
+<label>Results as <select name="output">${outputs}</select></label>
 <button type="submit">Run</button>
 </div>
-</form>`,
-  );
+</form>`;
+  return enhancedPage('SPARQL query', 'query', paths, options, form);
 }
 
-export function updatePage(paths: PagePaths, update = EXAMPLE_UPDATE): string {
-  return htmlPage(
-    'SPARQL update',
-    `${navigation(paths)}
-<h1>SPARQL update</h1>
-<form method="post" action="${escapeHtml(paths.update)}" accept-charset="utf-8">
+export function updatePage(paths: PagePaths, options: PageOptions = {}, update = UPDATE_EXAMPLES[0]!.text): RenderedPage {
+  const form = `<form id="sparql-form" method="post" action="${escapeHtml(paths.update)}" accept-charset="utf-8">
 <textarea name="update" rows="14" spellcheck="false" aria-label="SPARQL update">${escapeHtml(update)}</textarea>
 <input type="hidden" name="output" value="html">
 <div class="controls">
 <button type="submit">Run</button>
-<span>An empty page means the update was carried out.</span>
+<span class="no-script-note">An empty page means the update was carried out.</span>
 </div>
-</form>`,
-  );
+</form>`;
+  return enhancedPage('SPARQL update', 'update', paths, options, form);
+}
+
+function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, options: PageOptions, form: string): RenderedPage {
+  const nonce = randomBytes(16).toString('base64');
+  const script = options.assets?.href(`${page}.js`);
+  const stylesheet = options.assets?.href('quiver.css');
+  const data: PageData = {
+    page,
+    endpoints: paths,
+    prefixes: KNOWN_PREFIXES,
+    examples: page === 'query' ? QUERY_EXAMPLES : UPDATE_EXAMPLES,
+    queryCredentials: options.queryCredentials ?? false,
+    updateCredentials: options.updateCredentials ?? false,
+    styleNonce: nonce,
+  };
+  const scripts =
+    script === undefined
+      ? ''
+      : `\n<div id="app"></div>
+<script type="application/json" id="quiver-page-data">${jsonForScriptBlock(data)}</script>
+<script type="module" src="${escapeHtml(script)}"></script>`;
+  const html = htmlPage(title, `${navigation(paths)}\n<h1>${escapeHtml(title)}</h1>\n${form}${scripts}`, {
+    nonce,
+    // An empty icon: browsers would otherwise ask for /favicon.ico and log its 404.
+    headMarkup: `<link rel="icon" href="data:,">\n${stylesheet === undefined ? '' : `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">\n`}`,
+  });
+  return { html, contentSecurityPolicy: pageContentSecurityPolicy(nonce) };
+}
+
+/** The page options of a running server: its assets and which requests need credentials. */
+export function pageOptionsFor(context: HandlerContext): PageOptions {
+  return {
+    assets: uiAssets(context.config.basePath),
+    queryCredentials: context.config.authorizeQuery !== undefined,
+    updateCredentials: context.config.authorizeUpdate !== undefined,
+  };
+}
+
+export function sendPage(reply: FastifyReply, page: RenderedPage): FastifyReply {
+  return reply.type('text/html; charset=utf-8').header('content-security-policy', page.contentSecurityPolicy).send(page.html);
 }

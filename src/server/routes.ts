@@ -11,12 +11,14 @@ import type { HandlerContext } from './handler-context.js';
 import { HttpError } from './http-error.js';
 import { isForm, SPARQL_QUERY_MEDIA_TYPE, SPARQL_UPDATE_MEDIA_TYPE } from './media-type.js';
 import { prefersHtml } from './negotiation.js';
-import { updatePage } from './pages.js';
+import { pageOptionsFor, sendPage, updatePage } from './pages.js';
 import { parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol-params.js';
 import { answerQuery } from './query-handler.js';
 import { allParams, readBody, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
 import { answerUpdate, updateText } from './update-handler.js';
 import { registerGraphStore } from './graph-store.js';
+import { answerHealth } from './health.js';
+import { registerUiAssets } from './ui-assets.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -36,10 +38,11 @@ export function registerRoutes(app: FastifyInstance, context: HandlerContext): v
     POST: (request, reply) => updatePost(context, request, reply),
   });
   resource(app, paths.health, 'GET, HEAD, OPTIONS', {
-    // Answered on the event loop without touching the service: cheap enough for load balancers.
-    GET: async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'),
+    // Answered on the event loop from the service's cheap health check: fine for load balancers.
+    GET: (request, reply) => answerHealth(context.service, request, reply),
   });
   registerGraphStore(app, context);
+  registerUiAssets(app, context.config.basePath);
 }
 
 /** Registers the handlers of one path, OPTIONS, and 405 (with Allow) for every other method. */
@@ -136,7 +139,7 @@ async function updateGet(context: HandlerContext, request: FastifyRequest, reply
   if (update === undefined) {
     const output = params.single('output')?.trim().toLowerCase();
     if (output === 'html' || output === 'text/html' || (output === undefined && prefersHtml(request.headers.accept))) {
-      return reply.type('text/html; charset=utf-8').send(updatePage(context.paths));
+      return sendPage(reply, updatePage(context.paths, pageOptionsFor(context)));
     }
     throw new ProtocolError(`no update request: send one with POST ${context.paths.update} or in the 'update' parameter`);
   }

@@ -1,0 +1,52 @@
+/**
+ * Download buttons: the query is run again in the chosen format (the `output` parameter) and the
+ * answer saved as a file. Fetched rather than linked, so credentials go along.
+ */
+import { button, el } from './dom.js';
+import { postForm, type Credentials } from './endpoint.js';
+
+export interface DownloadFormat {
+  label: string;
+  output: string;
+  extension: string;
+}
+
+export const RESULT_DOWNLOADS: DownloadFormat[] = [
+  { label: 'JSON', output: 'json', extension: 'srj' },
+  { label: 'XML', output: 'xml', extension: 'srx' },
+  { label: 'CSV', output: 'csv', extension: 'csv' },
+  { label: 'TSV', output: 'tsv', extension: 'tsv' },
+];
+
+export const RDF_DOWNLOADS: DownloadFormat[] = [
+  { label: 'Turtle', output: 'turtle', extension: 'ttl' },
+  { label: 'N-Triples', output: 'ntriples', extension: 'nt' },
+  { label: 'JSON-LD', output: 'jsonld', extension: 'jsonld' },
+  { label: 'RDF/XML', output: 'rdfxml', extension: 'rdf' },
+];
+
+export interface DownloadRequest {
+  endpoint: string;
+  query: string;
+  credentials: () => Credentials | undefined;
+  onError: (error: unknown) => void;
+}
+
+export function downloadButtons(formats: DownloadFormat[], request: DownloadRequest): HTMLElement {
+  const buttons = formats.map((format) =>
+    button(format.label, () => void download(format, request).catch(request.onError), `download download-${format.output}`),
+  );
+  return el('div', { className: 'downloads' }, [el('span', { text: 'Download:' }), ...buttons]);
+}
+
+async function download(format: DownloadFormat, request: DownloadRequest): Promise<void> {
+  const response = await postForm(request.endpoint, { query: request.query, output: format.output }, '*/*', request.credentials());
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = el('a', { attrs: { download: `result.${format.extension}` } });
+  link.href = url;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
