@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { countAnswer, runMixes } from './http-driver.js';
+import { canonicalTriple, countAnswer, runMixes } from './http-driver.js';
 import type { QueryMix } from './query-mixes.js';
 
 const json = (rows: object[]): string => JSON.stringify({ head: { vars: ['x'] }, results: { bindings: rows } });
@@ -60,6 +60,38 @@ test('runMixes spreads whole mixes over the clients and records every query, err
     assert.deepEqual([failed.mix, failed.seq], [2, 2]);
     assert.match(failed.error!, /HTTP 500/);
     assert.ok(seen.every((type) => type === 'application/sparql-query'));
+  } finally {
+    server.close();
+  }
+});
+
+test('N-Triples answers compare the same whether an engine separates terms with tabs or spaces', () => {
+  assert.equal(canonicalTriple('<http://e/s>\t<http://e/p>\t"a\tb  c" .'), '<http://e/s> <http://e/p> "a\tb  c" .');
+  assert.equal(canonicalTriple('<http://e/s> <http://e/p> "say \\"hi\\"  " .'), '<http://e/s> <http://e/p> "say \\"hi\\"  " .');
+  const spaced = countAnswer('describe', '<http://e/s> <http://e/p> "o"@en .\n');
+  assert.equal(countAnswer('describe', '<http://e/s>\t<http://e/p>\t"o"@en .\n').digest, spaced.digest);
+});
+
+test('an engine\'s protocol needs go on the wire: form encoding, extra parameters, a prologue', async () => {
+  const requests: { url: string; type: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c));
+    req.on('end', () => {
+      requests.push({ url: req.url ?? '', type: req.headers['content-type'] ?? '', body });
+      res.writeHead(200, { 'content-type': 'application/sparql-results+json' }).end(json([{}]));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sparql`;
+  const mixes: QueryMix[] = [{ mix: 1, queries: [{ query: 'q01', seq: 1, form: 'select', params: {}, text: 'SELECT * {}', deterministic: true }] }];
+  try {
+    const protocol = { encoding: 'form' as const, params: { 'default-graph-uri': 'http://g' }, prologue: 'DEFINE x "y"' };
+    const run = await runMixes(mixes, { endpoint, clients: 1, timeoutMs: 5000, protocol });
+    assert.equal(run.samples[0].rows, 1);
+    assert.equal(requests[0].url, '/sparql?default-graph-uri=http%3A%2F%2Fg');
+    assert.equal(requests[0].type, 'application/x-www-form-urlencoded');
+    assert.equal(new URLSearchParams(requests[0].body).get('query'), 'DEFINE x "y"\nSELECT * {}');
   } finally {
     server.close();
   }

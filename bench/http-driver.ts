@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import type { QueryProtocol } from './engines/engine.js';
 import type { QueryInstance, QueryMix } from './query-mixes.js';
 
 export interface QuerySample {
@@ -35,6 +36,8 @@ export interface DriverOptions {
   timeoutMs: number;
   /** 'post': body application/sparql-query; 'get': ?query= in the URL. */
   method?: 'post' | 'get';
+  /** The engine's needs beyond the plain protocol (form encoding, default graph, pragma). */
+  protocol?: QueryProtocol;
 }
 
 /** Runs every mix once, spread over `clients` concurrent clients; returns one sample per query. */
@@ -77,12 +80,16 @@ const ACCEPT: Record<QueryInstance['form'], string> = {
 
 function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Promise<string> {
   const url = new URL(options.endpoint);
+  const protocol = options.protocol ?? {};
+  for (const [name, value] of Object.entries(protocol.params ?? {})) url.searchParams.set(name, value);
+  const text = (protocol.prologue ? protocol.prologue + '\n' : '') + instance.text;
   const get = options.method === 'get';
-  if (get) url.searchParams.set('query', instance.text);
-  const body = get ? undefined : Buffer.from(instance.text, 'utf8');
+  const form = protocol.encoding === 'form';
+  if (get) url.searchParams.set('query', text);
+  const body = get ? undefined : Buffer.from(form ? new URLSearchParams({ query: text }).toString() : text, 'utf8');
   const headers: Record<string, string | number> = { accept: ACCEPT[instance.form] };
   if (body) {
-    headers['content-type'] = 'application/sparql-query';
+    headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/sparql-query';
     headers['content-length'] = body.length;
   }
   return new Promise((resolve, reject) => {
@@ -111,7 +118,7 @@ interface JsonResults {
 /** Counts the answer, and hashes it order-independently for the content comparison. */
 export function countAnswer(form: QueryInstance['form'], body: string): { rows: number; digest: string } {
   if (form === 'construct' || form === 'describe') {
-    const triples = [...new Set(body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#')))];
+    const triples = [...new Set(body.split('\n').map(canonicalTriple).filter((l) => l.length > 0 && !l.startsWith('#')))];
     return { rows: triples.length, digest: digestOf(triples) };
   }
   const json = JSON.parse(body) as JsonResults;
@@ -119,6 +126,35 @@ export function countAnswer(form: QueryInstance['form'], body: string): { rows: 
   if (!json.results || !Array.isArray(json.results.bindings)) throw new Error('not SPARQL JSON results');
   const rows = json.results.bindings.map(rowKey);
   return { rows: rows.length, digest: digestOf(rows) };
+}
+
+/**
+ * One N-Triples line with single spaces between its terms: engines differ in the separator (Virtuoso
+ * writes tabs), and a raw tab or run of spaces can only be a separator (inside literals they are escaped
+ * or kept within the quotes, which this leaves alone).
+ */
+export function canonicalTriple(line: string): string {
+  let out = '';
+  let inLiteral = false;
+  let pendingSpace = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (inLiteral) {
+      out += c;
+      if (c === '\\') out += line[++i] ?? '';
+      else if (c === '"') inLiteral = false;
+      continue;
+    }
+    if (c === ' ' || c === '\t') {
+      pendingSpace = out.length > 0;
+      continue;
+    }
+    if (pendingSpace) out += ' ';
+    pendingSpace = false;
+    out += c;
+    if (c === '"') inLiteral = true;
+  }
+  return out;
 }
 
 /** Canonical text of one solution: variables sorted; literal datatype xsd:string left implicit. */

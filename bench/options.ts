@@ -9,7 +9,11 @@ export const ENGINE_NAMES = ['quiver', 'oxigraph', 'virtuoso'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export interface BenchOptions {
-  dataset: string;
+  /**
+   * Datasets to run, in order: a path (N-Triples, .gz allowed) or `generated:N` (our BSBM-shaped
+   * generator, N products, cached under bench/out/datasets).
+   */
+  datasets: string[];
   mixes: number;
   warmup: number;
   clients: number[];
@@ -51,7 +55,11 @@ Options:
   --warmup N           warm-up mixes before measuring (default ${DEFAULTS.warmup})
   --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
   --engines LIST       quiver, oxigraph, virtuoso (default ${DEFAULTS.engines}; absent ones are skipped)
-  --dataset PATH       BSBM N-Triples file, .gz allowed (default ${DEFAULTS.dataset})
+  --dataset PATH       BSBM N-Triples file, .gz allowed, or generated:N for N products of the harness's
+                       own BSBM-shaped generator (default ${DEFAULTS.dataset})
+  --products LIST      instead of --dataset: BSBM sizes in products, e.g. 1000,10000; 1000 is the real
+                       BSBM file above, other sizes are generated (cached in ${DEFAULTS.outDir}/datasets);
+                       with several sizes the report adds each engine's QMpH drop from the smallest
   --seed N             parameter seed for the mixes (default ${DEFAULTS.seed})
   --mix official|all   BSBM's official Explore mix, or Q1..Q12 once each (default ${DEFAULTS.mix})
   --queries LIST       only these queries of each mix, e.g. q05,q07
@@ -66,7 +74,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     args: argv,
     strict: true,
     options: {
-      dataset: { type: 'string', default: DEFAULTS.dataset },
+      dataset: { type: 'string' },
+      products: { type: 'string' },
       mixes: { type: 'string', default: String(DEFAULTS.mixes) },
       warmup: { type: 'string', default: String(DEFAULTS.warmup) },
       clients: { type: 'string', default: DEFAULTS.clients },
@@ -83,7 +92,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   const mix = values.mix;
   if (mix !== 'official' && mix !== 'all') throw new Error(`--mix must be official or all, not '${mix}'`);
   return {
-    dataset: values.dataset!,
+    datasets: datasetSpecs(values.dataset, values.products),
     mixes: integer('--mixes', values.mixes!, 1),
     warmup: integer('--warmup', values.warmup!, 0),
     clients: list(values.clients!).map((c) => integer('--clients', c, 1)),
@@ -97,6 +106,15 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     outDir: DEFAULTS.outDir,
     help: values.help!,
   };
+}
+
+function datasetSpecs(dataset: string | undefined, products: string | undefined): string[] {
+  if (dataset !== undefined && products !== undefined) throw new Error('give --dataset or --products, not both');
+  if (products === undefined) return [dataset ?? DEFAULTS.dataset];
+  return list(products).map((p) => {
+    const n = integer('--products', p, 10);
+    return n === 1000 ? DEFAULTS.dataset : `generated:${n}`;
+  });
 }
 
 function list(text: string): string[] {

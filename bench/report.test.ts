@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { checkAnswers } from './answer-check.js';
 import type { QuerySample } from './http-driver.js';
 import type { QueryMix } from './query-mixes.js';
-import { percentile, qmphRatios, renderMarkdown, summarizeRun, type BenchReport, type EngineReport } from './report.js';
+import { percentile, qmphRatios, renderMarkdown, renderScaling, scalingRows, summarizeRun, type BenchReport, type EngineReport } from './report.js';
 
 const sample = (query: string, ms: number, rows = 1, extra: Partial<QuerySample> = {}): QuerySample => ({ mix: 1, seq: 1, query, client: 1, ms, rows, ...extra });
 
@@ -83,4 +83,20 @@ test('the Markdown report puts disagreements first, with their parameters', () =
   assert.match(markdown.split('\n').slice(0, 4).join('\n'), /ANSWERS DISAGREE/);
   assert.match(markdown, /Q01 mix 1 #1 `\{"x":"1"\}` → quiver\/1c: 5; oxigraph\/1c: 4/);
   assert.match(markdown, /virtuoso: skipped, not installed/);
+});
+
+test('with two dataset sizes, each engine\'s QMpH on the larger is set against the smaller', () => {
+  const at = (products: number, qmph: number): BenchReport => ({
+    machine: { cpu: 'cpu', cores: 2, memoryGiB: 4, os: 'linux', node: 'v20', date: '2026-01-01T00:00:00Z' },
+    options: {},
+    dataset: { path: `d${products}`, products, stats: {} },
+    engines: [{ name: 'quiver', description: '', load: { triples: 1, seconds: 1, triplesPerSecond: 1, method: '' }, runs: [{ clients: 1, mixes: 1, wallSeconds: 1, qmph, errors: 0, perQuery: {} }] }],
+    skipped: [],
+    ratios: [],
+    answers: { compared: 0, rowCountDisagreements: [], contentDisagreements: [], failures: [] },
+  });
+  const rows = scalingRows([at(10_000, 60), at(1000, 100)]);
+  assert.deepEqual(rows.map((r) => [r.engine, r.clients, r.fromProducts, r.toProducts, r.ratio]), [['quiver', 1, 1000, 10_000, 0.6]]);
+  assert.match(renderScaling(rows).join('\n'), /\| quiver \| 1 \| 1000 \| 100 \| 10000 \| 60 \| 0.60 \| 40% \|/);
+  assert.deepEqual(scalingRows([at(1000, 100)]), []);
 });

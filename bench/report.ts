@@ -51,7 +51,7 @@ export interface QmphRatio {
 export interface BenchReport {
   machine: MachineInfo;
   options: Record<string, unknown>;
-  dataset: { path: string; stats: unknown };
+  dataset: { path: string; products?: number; stats: unknown };
   engines: EngineReport[];
   skipped: { name: string; reason: string }[];
   ratios: QmphRatio[];
@@ -104,22 +104,65 @@ export function qmphRatios(engines: EngineReport[]): QmphRatio[] {
 }
 
 export function writeReport(outDir: string, name: string, report: BenchReport): { json: string; markdown: string } {
+  return writeReports(outDir, name, [report]);
+}
+
+/** One dataset: its report as before. Several: {datasets, scaling} and one Markdown file with the scaling first. */
+export function writeReports(outDir: string, name: string, reports: BenchReport[]): { json: string; markdown: string } {
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, `${name}.json`);
   const markdown = join(outDir, `${name}.md`);
-  writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
-  writeFileSync(markdown, renderMarkdown(report));
+  const scaling = scalingRows(reports);
+  writeFileSync(json, JSON.stringify(reports.length === 1 ? reports[0] : { datasets: reports, scaling }, null, 2) + '\n');
+  const sections = reports.map((r) => renderMarkdown(r));
+  writeFileSync(markdown, (scaling.length > 0 ? renderScaling(scaling).join('\n') + '\n\n' : '') + sections.join('\n'));
   return { json, markdown };
+}
+
+export interface ScalingRow {
+  engine: string;
+  clients: number;
+  fromProducts: number;
+  toProducts: number;
+  fromQmph: number;
+  toQmph: number;
+  /** toQmph / fromQmph: 0.6 means the larger dataset runs 40% fewer mixes per hour. */
+  ratio: number;
+}
+
+/** Each engine's QMpH on each larger dataset against the smallest, at the same client count. */
+export function scalingRows(reports: BenchReport[]): ScalingRow[] {
+  const sized = reports.filter((r) => r.dataset.products !== undefined).sort((a, b) => a.dataset.products! - b.dataset.products!);
+  if (sized.length < 2) return [];
+  const [base, ...larger] = sized;
+  return larger.flatMap((report) =>
+    report.engines.flatMap((engine) =>
+      engine.runs.flatMap((run) => {
+        const before = base.engines.find((e) => e.name === engine.name)?.runs.find((r) => r.clients === run.clients);
+        if (!before) return [];
+        return [{ engine: engine.name, clients: run.clients, fromProducts: base.dataset.products!, toProducts: report.dataset.products!, fromQmph: before.qmph, toQmph: run.qmph, ratio: run.qmph / before.qmph }];
+      }),
+    ),
+  );
+}
+
+export function renderScaling(rows: ScalingRow[]): string[] {
+  const lines = ['## QMpH from the smallest dataset to the larger ones', '', '| engine | clients | products | QMpH | products | QMpH | larger/smaller | drop |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    lines.push(`| ${r.engine} | ${r.clients} | ${r.fromProducts} | ${fixed(r.fromQmph, 0)} | ${r.toProducts} | ${fixed(r.toQmph, 0)} | ${fixed(r.ratio, 2)} | ${fixed((1 - r.ratio) * 100, 0)}% |`);
+  }
+  return lines;
 }
 
 const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 const mib = (bytes: number | undefined): string => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${fixed(bytes / 2 ** 20, 0)} MiB`);
 
 export function renderMarkdown(report: BenchReport): string {
-  const lines: string[] = [`# BSBM Explore benchmark, ${report.machine.date.slice(0, 10)}`, ''];
+  const size = report.dataset.products ? `, ${report.dataset.products} products` : '';
+  const lines: string[] = [`# BSBM Explore benchmark, ${report.machine.date.slice(0, 10)}${size}`, ''];
   lines.push(...renderAnswerCheck(report.answers), '');
   lines.push(`Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}.`);
-  lines.push(`Dataset: \`${report.dataset.path}\`. Options: \`${JSON.stringify(report.options)}\`.`, '');
+  lines.push(`Dataset: \`${report.dataset.path}\`${report.dataset.products ? ` (${report.dataset.products} products)` : ''}. Options: \`${JSON.stringify(report.options)}\`.`, '');
   lines.push('## Engines', '');
   for (const e of report.engines) lines.push(`- **${e.name}**: ${e.description}`);
   for (const s of report.skipped) lines.push(`- ${s.name}: skipped, ${s.reason}`);

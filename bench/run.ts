@@ -15,16 +15,20 @@ import { launchOxigraph } from './engines/oxigraph.js';
 import { launchQuiver } from './engines/quiver.js';
 import { launchVirtuoso } from './engines/virtuoso.js';
 import { runMixes } from './http-driver.js';
-import { describeMachine } from './machine.js';
-import { HELP, parseBenchOptions, type BenchOptions, type EngineName } from './options.js';
+import { generatedDataset } from './bsbm-generator.js';
+import { describeMachine, type MachineInfo } from './machine.js';
+import { DEFAULTS, HELP, parseBenchOptions, type BenchOptions, type EngineName } from './options.js';
 import { profileFiles, renderSummary, summarizeProfile } from './profile-summary.js';
 import { generateMixes, paramsScriptFor, type MixSet } from './query-mixes.js';
-import { consoleSummary, qmphRatios, summarizeRun, writeReport, type BenchReport, type EngineReport } from './report.js';
+import { consoleSummary, qmphRatios, renderScaling, scalingRows, summarizeRun, writeReports, type BenchReport, type EngineReport } from './report.js';
 
 const LAUNCHERS: Record<EngineName, EngineLauncher> = { quiver: launchQuiver, oxigraph: launchOxigraph, virtuoso: launchVirtuoso };
 
 /** dist/bench/run.js → the repository root. */
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** Seed of the generated datasets: fixed, so that changing the mixes' --seed keeps the cached data. */
+const DATA_SEED = 1;
 
 const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
 
@@ -37,13 +41,43 @@ async function main(): Promise<number> {
     return 0;
   }
   const outDir = resolve(REPO_ROOT, options.outDir);
-  const dataset = resolve(REPO_ROOT, options.dataset);
-  if (!existsSync(dataset)) throw new Error(`dataset not found: ${dataset}`);
   const machine = describeMachine();
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+  const reports: BenchReport[] = [];
+  for (const spec of options.datasets) {
+    const dataset = await resolveDataset(spec, outDir);
+    reports.push(await benchDataset(spec, dataset, options, outDir, machine));
+  }
+  const files = writeReports(outDir, options.out, reports);
+  for (const report of reports) process.stdout.write(`\n${report.dataset.path}:\n${consoleSummary(report)}\n`);
+  const scaling = scalingRows(reports);
+  if (scaling.length > 0) process.stdout.write('\n' + renderScaling(scaling).join('\n') + '\n');
+  process.stdout.write(`\nreport: ${files.markdown}\n        ${files.json}\n`);
+  const bad = reports.reduce((n, r) => n + r.answers.rowCountDisagreements.length + r.answers.contentDisagreements.length, 0);
+  return bad > 0 ? 3 : 0;
+}
 
-  log(`generating ${options.warmup} warm-up + ${options.mixes} measured Explore mixes (seed ${options.seed})`);
-  const mixDir = join(outDir, 'work', 'mixes');
+/** A path as given, or `generated:N`: the harness's generator, its file cached under bench/out/datasets. */
+async function resolveDataset(spec: string, outDir: string): Promise<string> {
+  const generated = /^generated:(\d+)$/.exec(spec);
+  if (!generated) {
+    const path = resolve(REPO_ROOT, spec);
+    if (!existsSync(path)) throw new Error(`dataset not found: ${path}`);
+    return path;
+  }
+  const products = Number(generated[1]);
+  const started = Date.now();
+  log(`dataset: ${products} generated products (cached in ${join(outDir, 'datasets')}; generated the first time)`);
+  const file = await generatedDataset(join(outDir, 'datasets'), products, DATA_SEED, resolve(REPO_ROOT, DEFAULTS.dataset));
+  log(`dataset: ${file} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return file;
+}
+
+async function benchDataset(spec: string, dataset: string, options: BenchOptions, outDir: string, machine: MachineInfo): Promise<BenchReport> {
+  // One work folder per run: other runs of the harness may be going on in the same checkout.
+  const workDir = join(outDir, 'work', options.out);
+  log(`generating ${options.warmup} warm-up + ${options.mixes} measured Explore mixes (seed ${options.seed}) for ${spec}`);
+  const mixDir = join(workDir, 'mixes');
   rmSync(mixDir, { recursive: true, force: true });
   const mixes = await generateMixes({
     paramsScript: paramsScriptFor(dataset, REPO_ROOT),
@@ -57,7 +91,7 @@ async function main(): Promise<number> {
   });
 
   const profileDir = options.profile ? join(outDir, 'profiles', options.out) : undefined;
-  const context: LaunchContext = { dataset, repoRoot: REPO_ROOT, workDir: join(outDir, 'work'), queryTimeoutMs: options.timeoutMs, profileDir };
+  const context: LaunchContext = { dataset, repoRoot: REPO_ROOT, workDir, queryTimeoutMs: options.timeoutMs, profileDir };
   mkdirSync(context.workDir, { recursive: true });
 
   const engines: EngineReport[] = [];
@@ -70,22 +104,17 @@ async function main(): Promise<number> {
       skipped.push({ name, reason: measured.skipped });
     } else engines.push(measured);
   }
-
-  const report: BenchReport = {
+  if (profileDir) printProfiles(profileDir);
+  const stats = mixes.datasetStats as { products?: number } | undefined;
+  return {
     machine,
     options: { mixes: options.mixes, warmup: options.warmup, clients: options.clients, engines: options.engines, seed: options.seed, mix: options.mix, queries: options.queries, timeoutMs: options.timeoutMs, profile: options.profile },
-    dataset: { path: options.dataset, stats: mixes.datasetStats },
+    dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, products: stats?.products, stats: mixes.datasetStats },
     engines,
     skipped,
     ratios: qmphRatios(engines),
     answers: checkAnswers(mixes.measured, allRuns),
   };
-  const files = writeReport(outDir, options.out, report);
-  process.stdout.write('\n' + consoleSummary(report) + '\n');
-  process.stdout.write(`\nreport: ${files.markdown}\n        ${files.json}\n`);
-  if (profileDir) printProfiles(profileDir);
-  const bad = report.answers.rowCountDisagreements.length + report.answers.contentDisagreements.length;
-  return bad > 0 ? 3 : 0;
 }
 
 async function measureEngine(name: EngineName, context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<EngineReport | { skipped: string }> {
@@ -102,12 +131,12 @@ async function measureEngine(name: EngineName, context: LaunchContext, mixes: Mi
     log(`${name}: ${engine.load.triples} triples loaded in ${engine.load.seconds.toFixed(1)} s; serving at ${engine.endpoint} (pid ${engine.pid})`);
     if (mixes.warmup.length > 0) {
       log(`${name}: ${mixes.warmup.length} warm-up mixes`);
-      await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients: 1, timeoutMs: options.timeoutMs });
+      await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients: 1, timeoutMs: options.timeoutMs, protocol: engine.protocol });
     }
     const runs = [];
     for (const clients of options.clients) {
       log(`${name}: ${mixes.measured.length} measured mixes, ${clients} client(s)`);
-      const run = await runMixes(mixes.measured, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs });
+      const run = await runMixes(mixes.measured, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
       const summary = summarizeRun(run);
       log(`${name}: ${summary.qmph.toFixed(0)} QMpH, ${summary.errors} errors`);
       runs.push(summary);

@@ -16,6 +16,16 @@ export interface LoadReport {
   method: string;
 }
 
+/** How a query is put on the wire, where an engine needs more than the plain SPARQL Protocol POST. */
+export interface QueryProtocol {
+  /** 'direct': body application/sparql-query (the default); 'form': application/x-www-form-urlencoded `query=`. */
+  encoding?: 'direct' | 'form';
+  /** Extra protocol parameters, e.g. { 'default-graph-uri': G }; in the URL, so they go with every encoding. */
+  params?: Record<string, string>;
+  /** Text put before every query, e.g. an engine's pragma for implementation-defined forms (DESCRIBE). */
+  prologue?: string;
+}
+
 export interface RunningEngine {
   name: string;
   /** Product and version, and how it runs (e.g. "oxigraph 0.5.11 (JS/WASM, in-memory)"). */
@@ -23,6 +33,8 @@ export interface RunningEngine {
   endpoint: string;
   pid: number;
   load: LoadReport;
+  /** Absent: POST application/sparql-query, as the SPARQL 1.1 Protocol's direct encoding. */
+  protocol?: QueryProtocol;
   memory(): ProcessMemory | undefined;
   stop(): Promise<void>;
 }
