@@ -14,20 +14,22 @@ import { openStore } from '../store/lmdb-store.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type TermId } from '../store/quad-store.js';
 import { helpText, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
-export const DUMP_FORMATS = ['nquads', 'trig', 'turtle', 'ntriples'] as const;
+export const DUMP_FORMATS = ['nquads', 'trig', 'turtle', 'ntriples', 'jsonld', 'rdfxml'] as const;
+/** The formats that carry named graphs; the others hold one graph. */
+const QUAD_DUMP_FORMATS: readonly DumpFormat[] = ['nquads', 'trig', 'jsonld'];
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
 
 export const DUMP_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' },
   { name: 'graph', type: 'string', value: 'IRI', description: "dump one graph only ('default' for the default graph)", noEnv: true },
-  { name: 'format', type: 'string', value: 'F', description: 'nquads, trig, turtle, ntriples (default: from --output, else nquads)', noEnv: true },
+  { name: 'format', type: 'string', value: 'F', description: 'nquads, trig, turtle, ntriples, jsonld, rdfxml (default: from --output, else nquads)', noEnv: true },
   { name: 'output', type: 'string', value: 'FILE', description: 'write to FILE instead of standard output', noEnv: true },
   { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
 ];
 
 export const DUMP_HELP = helpText(
-  'Usage: quiver dump [--store DIR] [--graph IRI] [--format nquads|trig|turtle|ntriples] [--output FILE]',
-  'Writes the store (or one graph) as RDF. Triple formats (turtle, ntriples) hold one graph: without --graph they write the default graph.',
+  'Usage: quiver dump [--store DIR] [--graph IRI] [--format nquads|trig|turtle|ntriples|jsonld|rdfxml] [--output FILE]',
+  'Writes the store (or one graph) as RDF. Triple formats (turtle, ntriples, rdfxml) hold one graph: without --graph they write the default graph.',
   DUMP_OPTIONS,
 );
 
@@ -81,7 +83,7 @@ export async function dumpStore(store: QuadStore, options: DumpOptions, target: 
   try {
     const sink = new DrainingSink(target);
     const serializer = createQuadsSerializer(options.format as RdfFormat, sink);
-    const withGraphs = options.format === 'nquads' || options.format === 'trig';
+    const withGraphs = QUAD_DUMP_FORMATS.includes(options.format);
     serializer.begin({});
     const graphs = graphsToDump(reader, options.graph, withGraphs);
     const terms = new TermCache(reader);

@@ -19,7 +19,15 @@ export const LOAD_OPTIONS: OptionSpec[] = [
   { name: 'format', type: 'string', value: 'F', description: 'turtle, trig, ntriples, nquads, rdfxml, jsonld (default: from the file name)', noEnv: true },
   { name: 'base', type: 'string', value: 'IRI', description: 'base IRI for relative IRIs (default: the file URL)', noEnv: true },
   { name: 'gzip', type: 'boolean', description: 'standard input is gzip-compressed (files are recognized)', noEnv: true },
-  { name: 'lenient', type: 'boolean', description: 'skip and count bad statements instead of rejecting the file', noEnv: true },
+  {
+    name: 'lenient',
+    type: 'boolean',
+    description:
+      'skip and count bad statements instead of rejecting the file. N-Triples, N-Quads: each bad line. Turtle, TriG: each bad ' +
+      'top-level statement (a TriG graph block counts as one). RDF/XML, JSON-LD: their parsers cannot resume, so what was ' +
+      'read before the error is kept and the rest of the file counts as one skip',
+    noEnv: true,
+  },
   { name: 'quiet', type: 'boolean', description: 'no progress output', noEnv: true },
   { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
 ];

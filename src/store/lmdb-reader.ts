@@ -11,7 +11,9 @@ import { SnapshotReads } from './snapshot-reads.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
 import { META, readCount, readMeta, readStatistics } from './statistics.js';
 import type { StoreContext } from './store-context.js';
-import type { Transaction } from './lmdb-types.js';
+import type { ReadOptions, Transaction } from './lmdb-types.js';
+
+const CURRENT_READ_TRANSACTION: ReadOptions = {};
 
 export class LmdbStoreReader implements StoreReader {
   protected readonly reads: SnapshotReads;
@@ -56,13 +58,26 @@ export class LmdbStoreReader implements StoreReader {
 
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
     const range = rangeFor(s, p, o, g);
-    return new QuadScan(this.context.index(range.index.name), range, this.reads.options);
+    return new QuadScan(this.context.index(range.index.name), range, this.rangeOptions());
   }
 
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
     if (s === ANY && p === ANY && o === ANY) return this.graphSize(g);
     const range = rangeFor(s, p, o, g);
-    return countRange(this.context.index(range.index.name), range, this.reads.options);
+    return countRange(this.context.index(range.index.name), range, this.rangeOptions());
+  }
+
+  /**
+   * Options for a range read. lmdb-js opens a new cursor for every range read given an explicit
+   * transaction, but reuses one cursor per database for its own current read transaction. While our
+   * snapshot still is that transaction (lmdb-js marks it notCurrent when it moves on, which it does
+   * only between event-loop turns, as we hold a reference), range reads leave the transaction out
+   * and get the reused cursor: the same snapshot, a fraction of the set-up cost per scan.
+   */
+  private rangeOptions(): ReadOptions {
+    const transaction = this.transaction as (Transaction & { notCurrent?: boolean; isDone?: boolean }) | undefined;
+    if (transaction && !this.context.writing && !transaction.notCurrent && !transaction.isDone) return CURRENT_READ_TRANSACTION;
+    return this.reads.options;
   }
 
   /** Quads in a graph (or in all named graphs), from the statistics rather than the index. */
@@ -79,7 +94,7 @@ export class LmdbStoreReader implements StoreReader {
       return this.reads.get(this.context.index(layout.name), quadKey(layout, [s, p, o, g])) !== undefined;
     }
     const range = rangeFor(s, p, o, g);
-    return !rangeIsEmpty(this.context.index(range.index.name), range, this.reads.options);
+    return !rangeIsEmpty(this.context.index(range.index.name), range, this.rangeOptions());
   }
 
   /** Whether any quad matches, for a pattern given as a range. */

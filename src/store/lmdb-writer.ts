@@ -17,6 +17,7 @@ import {
   DEFAULT_GRAPH_ID,
   FIRST_TERM_ID,
   QUERY_LOCAL_ID_BASE,
+  type QuadIds,
   type StoreStatistics,
   type StoreWriter,
   type TermId,
@@ -32,29 +33,26 @@ import {
   type IndexLayout,
 } from './index-layout.js';
 import { BoundedMap } from './bounded-map.js';
-import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
-import { lastKey } from './index-layout.js';
+import { IdBitset } from './id-bitset.js';
+import { DeferredQuads, fillKey, indexHandle, writePrimary, type IndexHandle } from './sorted-index-writes.js';
+import type { QuadBatch } from './sorted-keys.js';
 import { DictionaryWriter, canonicalKey } from './term-dictionary.js';
-import { META, PendingCounts, encodeCount, readMeta, readStatistics } from './statistics.js';
+import { META, PendingCounts, readMeta, readStatistics, encodeCount } from './statistics.js';
 import type { StoreContext } from './store-context.js';
-import type { IdIndexDatabase } from './lmdb-types.js';
 
 const EMPTY_VALUE = Buffer.alloc(0);
 const NO_OVERWRITE = { noOverwrite: true };
-const APPEND = { append: true };
-const MAX_KEY = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
 const NEW_TERMS_CACHE_SIZE = 65_536;
-
-interface IndexHandle {
-  readonly db: IdIndexDatabase;
-  readonly order: readonly number[];
-  readonly key: Uint32Array;
-}
+/**
+ * New quads held back from the secondary indexes (16 bytes each): the larger, the more of a bulk
+ * load's secondary keys are sorted together and appended rather than inserted.
+ */
+const DEFERRED_QUADS_LIMIT = 1 << 22;
 
 /** Tracks which terms are currently subjects (or objects) somewhere in the store. */
 class DistinctTracker {
   /** Known to occur in this position now (or counted as such). */
-  private readonly present = new Set<TermId>();
+  private readonly present = new IdBitset();
   /** Lost a quad in this position during the transaction: may have left the position. */
   private readonly maybeGone = new Set<TermId>();
 
@@ -65,8 +63,7 @@ class DistinctTracker {
 
   /** Called before a quad with the term is inserted; returns the change in the distinct count (0 or 1). */
   added(id: TermId): number {
-    if (this.present.has(id)) return 0;
-    this.present.add(id);
+    if (!this.present.add(id)) return 0;
     // Counted when it was last present; its removal has not been subtracted yet.
     if (this.maybeGone.delete(id)) return 0;
     return this.isNewTerm(id) || !this.occurs(id) ? 1 : 0;
@@ -100,16 +97,15 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly objects: DistinctTracker;
   private readonly defaultIndexes: IndexHandle[];
   private readonly namedIndexes: IndexHandle[];
+  /** New quads of addAll whose secondary index entries are not written yet (see flushDeferred). */
+  private readonly deferredDefault = new DeferredQuads(DEFERRED_QUADS_LIMIT);
+  private readonly deferredNamed = new DeferredQuads(DEFERRED_QUADS_LIMIT);
   private finished = false;
 
   constructor(context: StoreContext) {
     super(context, undefined);
     this.firstNewId = this.nextId = readMeta(context.dbs.meta, this.reads, META.nextId);
-    const handle = (layout: IndexLayout): IndexHandle => ({
-      db: context.index(layout.name),
-      order: layout.order,
-      key: new Uint32Array(layout.order.length),
-    });
+    const handle = (layout: IndexLayout): IndexHandle => indexHandle(context.index(layout.name), layout);
     this.defaultIndexes = DEFAULT_INDEXES.map(handle);
     this.namedIndexes = [...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES].map(handle);
     const isNewTerm = (id: TermId): boolean => id >= this.firstNewId;
@@ -165,7 +161,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (key === 'D') return DEFAULT_GRAPH_ID;
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
     const id = this.nextId++;
-    this.dictionaryWriter.insert(key, id);
+    this.dictionaryWriter.insertDeferred(key, id);
     return id;
   }
 
@@ -193,6 +189,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   remove(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
     this.checkOpen();
     checkQuad(s, p, o, g);
+    // A held-back secondary entry of this quad would otherwise be written after its removal.
+    this.flushDeferred();
     const indexes = g === DEFAULT_GRAPH_ID ? this.defaultIndexes : this.namedIndexes;
     if (!this.delete(indexes[0], s, p, o, g)) return false;
     for (let i = 1; i < indexes.length; i++) this.delete(indexes[i], s, p, o, g);
@@ -204,66 +202,62 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
 
   /**
    * Adds a batch of quads, flat (s, p, o, g) x count; returns how many were new. Same effect as
-   * `add` on each, but inserts into each index in key order, appending past the index's last key:
-   * the fast path for loading. Not part of the StoreWriter contract (yet): check for it.
+   * `add` on each, as every read of this writer sees; the fast path for loading. Each family's
+   * primary index is written now, in key order, and decides which quads are new; their secondary
+   * index entries wait (up to DEFERRED_QUADS_LIMIT quads) so that large sorted runs of them are
+   * appended, and are written before this writer reads, removes or commits.
    */
   addAll(batch: QuadBatch, count = Math.floor(batch.length / 4)): number {
     this.checkOpen();
-    const defaults: number[] = [];
-    const named: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const g = batch[i * 4 + 3];
-      checkQuad(batch[i * 4], batch[i * 4 + 1], batch[i * 4 + 2], g);
-      (g === DEFAULT_GRAPH_ID ? defaults : named).push(i);
+    let named = 0;
+    for (let i = 0; i < count * 4; i += 4) {
+      const g = batch[i + 3];
+      checkQuad(batch[i], batch[i + 1], batch[i + 2], g);
+      if (g !== DEFAULT_GRAPH_ID) named++;
+      // Before the inserts, as in add: whether s and o occurred already decides the distinct counts.
+      this.counts.distinctSubjects += this.subjects.added(batch[i]);
+      this.counts.distinctObjects += this.objects.added(batch[i + 2]);
     }
-    // Before the inserts, as in add: whether s and o occurred already decides the distinct counts.
-    for (let i = 0; i < count; i++) {
-      this.counts.distinctSubjects += this.subjects.added(batch[i * 4]);
-      this.counts.distinctObjects += this.objects.added(batch[i * 4 + 2]);
-    }
-    return this.insertSorted(pick(batch, defaults), defaults.length, this.defaultIndexes) + this.insertSorted(pick(batch, named), named.length, this.namedIndexes);
+    if (named === 0) return this.addToFamily(batch, count, this.defaultIndexes, this.deferredDefault);
+    if (named === count) return this.addToFamily(batch, count, this.namedIndexes, this.deferredNamed);
+    const [defaults, nameds] = splitByFamily(batch, count, named);
+    return this.addToFamily(defaults, count - named, this.defaultIndexes, this.deferredDefault) + this.addToFamily(nameds, named, this.namedIndexes, this.deferredNamed);
   }
 
-  /** Inserts into one family of indexes; the first index decides which quads are new. */
-  private insertSorted(batch: QuadBatch, count: number, indexes: IndexHandle[]): number {
+  private addToFamily(batch: QuadBatch, count: number, indexes: IndexHandle[], deferred: DeferredQuads): number {
     if (count === 0) return 0;
-    const [primary, ...others] = indexes;
-    const order = sortedQuadOrder(batch, count, primary.order);
-    const fresh = new Uint32Array(count * 4);
-    let freshCount = 0;
-    const flags = this.appendsPastEnd(primary, batch, order[0]) ? APPEND : NO_OVERWRITE;
-    let previous = -1;
-    for (const quad of order) {
-      if (previous >= 0 && compareInOrder(batch, previous * 4, batch, quad * 4, primary.order) === 0) continue;
-      previous = quad;
-      const at = quad * 4;
-      if (!primary.db.putSync(fillKey(primary, batch[at], batch[at + 1], batch[at + 2], batch[at + 3]), EMPTY_VALUE, flags)) continue;
-      fresh.set(batch.subarray(at, at + 4), freshCount * 4);
-      freshCount++;
-    }
-    for (const index of others) {
-      if (freshCount === 0) break;
-      const sorted = sortedQuadOrder(fresh, freshCount, index.order);
-      const append = this.appendsPastEnd(index, fresh, sorted[0]) ? APPEND : undefined;
-      for (const quad of sorted) {
-        const at = quad * 4;
-        index.db.putSync(fillKey(index, fresh[at], fresh[at + 1], fresh[at + 2], fresh[at + 3]), EMPTY_VALUE, append);
-      }
-    }
-    for (let i = 0; i < freshCount; i++) {
-      const g = fresh[i * 4 + 3];
+    const fresh = deferred.reserve(count);
+    const first = deferred.count;
+    const added = writePrimary(indexes[0], batch, count, fresh, first);
+    for (let at = first * 4; at < (first + added) * 4; at += 4) {
+      const g = fresh[at + 3];
       if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
-      this.counts.countQuad(fresh[i * 4 + 1], g, 1);
+      this.counts.countQuad(fresh[at + 1], g, 1);
     }
-    return freshCount;
+    deferred.count += added;
+    if (deferred.count >= DEFERRED_QUADS_LIMIT) deferred.writeTo(indexes.slice(1));
+    return added;
   }
 
-  /** Whether the batch's smallest key sorts after every key of the index (so MDB_APPEND applies). */
-  private appendsPastEnd(index: IndexHandle, batch: QuadBatch, firstQuad: number): boolean {
-    const width = index.order.length;
-    const cursor = index.db.getKeys({ start: MAX_KEY.slice(0, width), end: [0], reverse: true, limit: 1, inclusiveEnd: true });
-    for (const _ of cursor) return compareInOrder(batch, firstQuad * 4, lastKey, 0, index.order) > 0;
-    return true;
+  /** Writes the secondary index entries that addAll held back. */
+  private flushDeferred(): void {
+    if (this.deferredDefault.count > 0) this.deferredDefault.writeTo(this.defaultIndexes.slice(1));
+    if (this.deferredNamed.count > 0) this.deferredNamed.writeTo(this.namedIndexes.slice(1));
+  }
+
+  override scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
+    this.flushDeferred();
+    return super.scan(s, p, o, g);
+  }
+
+  override count(s: TermId, p: TermId, o: TermId, g: TermId): number {
+    this.flushDeferred();
+    return super.count(s, p, o, g);
+  }
+
+  override has(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
+    this.flushDeferred();
+    return super.has(s, p, o, g);
   }
 
   private put(index: IndexHandle, s: TermId, p: TermId, o: TermId, g: TermId, first: boolean): boolean {
@@ -335,6 +329,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
 
   /** Writes the pending statistics; called before commit and whenever the writer reads them. */
   flush(): void {
+    this.flushDeferred();
+    this.dictionaryWriter.writePending();
     this.counts.distinctSubjects += this.subjects.settle();
     this.counts.distinctObjects += this.objects.settle();
     this.counts.flush(this.context.dbs, this.reads, this.nextId);
@@ -356,20 +352,21 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   }
 }
 
-function fillKey(index: IndexHandle, s: TermId, p: TermId, o: TermId, g: TermId): Uint32Array {
-  const key = index.key;
-  const order = index.order;
-  for (let i = 0; i < order.length; i++) {
-    const position = order[i];
-    key[i] = position === 0 ? s : position === 1 ? p : position === 2 ? o : g;
+/** The quads of a mixed batch, split into default-graph and named-graph ones. */
+function splitByFamily(batch: QuadBatch, count: number, named: number): [QuadBatch, QuadBatch] {
+  const defaults = new Uint32Array((count - named) * 4);
+  const nameds = new Uint32Array(named * 4);
+  let d = 0;
+  let n = 0;
+  for (let i = 0; i < count * 4; i += 4) {
+    const target = batch[i + 3] === DEFAULT_GRAPH_ID ? defaults : nameds;
+    const at = target === defaults ? (d += 4) - 4 : (n += 4) - 4;
+    target[at] = batch[i];
+    target[at + 1] = batch[i + 1];
+    target[at + 2] = batch[i + 2];
+    target[at + 3] = batch[i + 3];
   }
-  return key;
-}
-
-function pick(batch: QuadBatch, quads: number[]): QuadBatch {
-  const picked = new Uint32Array(quads.length * 4);
-  quads.forEach((quad, i) => picked.set(batch.subarray(quad * 4, quad * 4 + 4), i * 4));
-  return picked;
+  return [defaults, nameds];
 }
 
 function isTermId(id: TermId): boolean {

@@ -3,44 +3,69 @@
  * touch each leaf page once, and past the index's last key they can use MDB_APPEND, which fills
  * pages completely instead of splitting them half-full.
  *
- * LSD radix sort of a permutation, 16 bits per pass, last key position first: O(n) per pass with
- * no comparator calls, about 8 passes for a 4-ID key.
+ * LSD radix sort of a permutation, last key position first, in digits of at most 11 bits so that
+ * the bucket counts stay in the L1 cache, and only as many digits as the largest ID of the position
+ * needs (predicates and graphs usually take one pass). Each position's IDs are gathered once into a
+ * column that travels with the permutation, so the passes read sequentially.
  */
 
 /** Quads as a flat array, four IDs (s, p, o, g) per quad. */
 export type QuadBatch = Uint32Array;
 
-const DIGIT_BITS = 16;
-const BUCKETS = 1 << DIGIT_BITS;
+const MAX_DIGIT_BITS = 11;
 
-/** The quad numbers of the batch, sorted by the IDs at `order` (quad positions in key order). */
+/** Reused between sorts: a load sorts many batches of the same size. */
+let scratch: { perm: Uint32Array; permNext: Uint32Array; column: Uint32Array; columnNext: Uint32Array } | undefined;
+
+function scratchFor(count: number): NonNullable<typeof scratch> {
+  if (!scratch || scratch.perm.length < count) {
+    scratch = { perm: new Uint32Array(count), permNext: new Uint32Array(count), column: new Uint32Array(count), columnNext: new Uint32Array(count) };
+  }
+  return scratch;
+}
+
+/** The quad numbers of the batch, sorted by the IDs at `order` (quad positions in key order); stable. */
 export function sortedQuadOrder(batch: QuadBatch, count: number, order: readonly number[]): Uint32Array {
-  let current = new Uint32Array(count);
-  for (let i = 0; i < count; i++) current[i] = i;
-  let next = new Uint32Array(count);
-  const buckets = new Uint32Array(BUCKETS);
+  const buffers = scratchFor(count);
+  let perm = buffers.perm.subarray(0, count);
+  let permNext = buffers.permNext.subarray(0, count);
+  let column = buffers.column.subarray(0, count);
+  let columnNext = buffers.columnNext.subarray(0, count);
+  for (let i = 0; i < count; i++) perm[i] = i;
+  const buckets = new Uint32Array(1 << MAX_DIGIT_BITS);
   for (let k = order.length - 1; k >= 0; k--) {
     const position = order[k];
     let max = 0;
-    for (let i = 0; i < count; i++) max = Math.max(max, batch[i * 4 + position]);
-    // IDs below 2^16 (predicates, graphs, small stores) need one pass, not two.
-    for (const shift of max < BUCKETS ? [0] : [0, DIGIT_BITS]) {
-      buckets.fill(0);
-      for (let i = 0; i < count; i++) buckets[(batch[current[i] * 4 + position] >>> shift) & (BUCKETS - 1)]++;
+    for (let i = 0; i < count; i++) {
+      const id = batch[perm[i] * 4 + position];
+      column[i] = id;
+      if (id > max) max = id;
+    }
+    const bits = 32 - Math.clz32(max);
+    const digits = Math.max(1, Math.ceil(bits / MAX_DIGIT_BITS));
+    const digitBits = Math.ceil(bits / digits) || 1;
+    const mask = (1 << digitBits) - 1;
+    for (let digit = 0, shift = 0; digit < digits; digit++, shift += digitBits) {
+      buckets.fill(0, 0, mask + 1);
+      for (let i = 0; i < count; i++) buckets[(column[i] >>> shift) & mask]++;
       let sum = 0;
-      for (let b = 0; b < BUCKETS; b++) {
+      for (let b = 0; b <= mask; b++) {
         const n = buckets[b];
         buckets[b] = sum;
         sum += n;
       }
       for (let i = 0; i < count; i++) {
-        const quad = current[i];
-        next[buckets[(batch[quad * 4 + position] >>> shift) & (BUCKETS - 1)]++] = quad;
+        const id = column[i];
+        const to = buckets[(id >>> shift) & mask]++;
+        permNext[to] = perm[i];
+        columnNext[to] = id;
       }
-      [current, next] = [next, current];
+      [perm, permNext] = [permNext, perm];
+      [column, columnNext] = [columnNext, column];
     }
   }
-  return current;
+  // A fresh array: the caller keeps it while the scratch buffers serve the next sort.
+  return perm.slice();
 }
 
 /** Compares two quads of a batch (or a batch quad and a key) in an index's key order. */

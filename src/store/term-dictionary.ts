@@ -12,6 +12,7 @@ import { termFromKey, termKey, type Term } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
+import { sortedQuadOrder } from './sorted-keys.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
@@ -28,6 +29,17 @@ export type TermToIdDatabase = KvDatabase<DictionaryKey, Uint8Array>;
  * finished with murmur3's avalanche. Not cryptographic: collisions are handled, just rare.
  */
 export function dictionaryKeyOf(key: string): DictionaryKey {
+  hashKey(key);
+  const hashed = Buffer.allocUnsafe(8);
+  hashed.writeUInt32BE(hashWords[0], 0);
+  hashed.writeUInt32BE(hashWords[1], 4);
+  return hashed;
+}
+
+/** The two words of the last hashKey. */
+const hashWords = new Uint32Array(2);
+
+function hashKey(key: string): void {
   let h1 = 0x811c9dc5 ^ key.length;
   let h2 = 0x9747b28c;
   for (let i = 0; i < key.length; i++) {
@@ -36,10 +48,8 @@ export function dictionaryKeyOf(key: string): DictionaryKey {
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h2 ^= h2 >>> 13;
   }
-  const hashed = Buffer.allocUnsafe(8);
-  hashed.writeUInt32BE(avalanche(h1), 0);
-  hashed.writeUInt32BE(avalanche(h2 ^ key.length), 4);
-  return hashed;
+  hashWords[0] = avalanche(h1);
+  hashWords[1] = avalanche(h2 ^ key.length);
 }
 
 function avalanche(h: number): number {
@@ -95,16 +105,94 @@ export class DictionaryReader {
   }
 }
 
+/** Hash -> id entries held back by a bulk load before they are sorted and written. */
+const PENDING_HASHES_LIMIT = 1 << 22;
+const APPEND = { append: true };
+
 /** The dictionary inside the write transaction: adds entries. */
 export class DictionaryWriter extends DictionaryReader {
+  /** (hash word 0, hash word 1, id, 0) per held-back term -> id entry, in the quad batch layout. */
+  private pending = new Uint32Array(0);
+  private pendingCount = 0;
+  private readonly hashKeyBuffer = Buffer.allocUnsafe(8);
+  private readonly idBuffer = Buffer.allocUnsafe(4);
+
   /** Records a new term under a fresh ID; the caller has checked that the key is not there. */
   insert(key: string, id: TermId): void {
     // A dupsort put adds this ID beside any other term's under the same hash.
     this.termToId.putSync(dictionaryKeyOf(key), encodeId(id));
+    this.appendTerm(key, id);
+  }
+
+  /**
+   * `insert` for bulk loads: the hash -> id entry waits, and the waiting entries are written in
+   * hash order (appended past the last hash), which costs far less than inserts at random places
+   * and fills the B-tree's pages. Look-ups write the waiting entries first.
+   */
+  insertDeferred(key: string, id: TermId): void {
+    hashKey(key);
+    if ((this.pendingCount + 1) * 4 > this.pending.length) this.growPending();
+    const at = this.pendingCount++ * 4;
+    this.pending[at] = hashWords[0];
+    this.pending[at + 1] = hashWords[1];
+    this.pending[at + 2] = id;
+    this.appendTerm(key, id);
+    if (this.pendingCount >= PENDING_HASHES_LIMIT) this.writePending();
+  }
+
+  override idOfKey(key: string): TermId | undefined {
+    this.writePending();
+    return super.idOfKey(key);
+  }
+
+  /** Writes the held-back hash -> id entries; the writer calls it before commit. */
+  writePending(): void {
+    const count = this.pendingCount;
+    if (count === 0) return;
+    this.pendingCount = 0;
+    const pending = this.pending;
+    const order = sortedQuadOrder(pending, count, HASH_ORDER);
+    const last = this.lastHash();
+    const key = this.hashKeyBuffer;
+    const value = this.idBuffer;
+    let previousHigh = last?.[0] ?? -1;
+    let previousLow = last?.[1] ?? -1;
+    for (let i = 0; i < count; i++) {
+      const at = order[i] * 4;
+      const high = pending[at], low = pending[at + 1];
+      // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
+      const greater = high > previousHigh || (high === previousHigh && low > previousLow);
+      key.writeUInt32BE(high, 0);
+      key.writeUInt32BE(low, 4);
+      value.writeUInt32BE(pending[at + 2], 0);
+      this.termToId.putSync(key, value, greater ? APPEND : undefined);
+      if (greater) {
+        previousHigh = high;
+        previousLow = low;
+      }
+    }
+  }
+
+  /** The largest hash in the term -> id database, as two words, or undefined when it is empty. */
+  private lastHash(): [number, number] | undefined {
+    for (const key of this.termToId.getKeys({ reverse: true, limit: 1 })) return [key.readUInt32BE(0), key.readUInt32BE(4)];
+    return undefined;
+  }
+
+  private growPending(): void {
+    const grown = new Uint32Array(Math.max(4 * 65_536, this.pending.length * 2));
+    grown.set(this.pending.subarray(0, this.pendingCount * 4));
+    this.pending = grown;
+  }
+
+  private appendTerm(key: string, id: TermId): void {
     // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right edge.
-    this.idToTerm.putSync(id, Buffer.from(key, 'utf8'), { append: true });
+    this.idToTerm.putSync(id, Buffer.from(key, 'utf8'), APPEND);
   }
 }
+
+/** Sort order of the pending entries: hash words, then id (dupsort keeps a hash's ids in order). */
+const HASH_ORDER = [0, 1, 2];
 
 export function canonicalKey(term: Term): string {
   if (term.termType === 'Variable') throw new TypeError(`a variable (?${term.value}) is not a stored term`);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { rdfFormatForFileName } from '../../src/formats/rdf-parser.js';
@@ -21,9 +22,11 @@ const ROUND_TRIPS: [DumpFormat, string[]][] = [
   // Quad formats carry named graphs; blank nodes appear in the default graph and in named ones.
   ['nquads', ['people.trig', 'people.nq', 'people.jsonld', 'people.ttl']],
   ['trig', ['people.trig', 'people.nq', 'people.jsonld', 'people.ttl']],
+  ['jsonld', ['people.trig', 'people.nq', 'people.jsonld', 'people.ttl']],
   // Triple formats hold the default graph only.
   ['turtle', ['people.ttl', 'people.nt', 'people.rdf']],
   ['ntriples', ['people.ttl', 'people.nt', 'people.rdf']],
+  ['rdfxml', ['people.ttl', 'people.nt', 'people.rdf']],
 ];
 
 for (const [format, fixtures] of ROUND_TRIPS) {
@@ -63,6 +66,32 @@ test('quiver dump streams one graph to standard output, or the store to --output
     const missing = await runCli(['dump', '--store', store, '--graph', 'http://example.org/none']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no graph <http:\/\/example\.org\/none>/);
+  } finally {
+    removeDirectory(dir);
+  }
+});
+
+test('the CLI round trip: dump gzipped to a file and to standard output, load back from the .gz file and from standard input', async () => {
+  const dir = temporaryDirectory();
+  try {
+    const store = join(dir, 'store');
+    assert.equal((await runCli(['load', '--store', store, '--quiet', fixture('people.trig'), fixture('people.ttl')])).code, 0);
+    const dumped = await runCli(['dump', '--store', store, '--format', 'trig']);
+    assert.equal(dumped.code, 0, dumped.stderr);
+    writeFileSync(join(dir, 'dump.trig.gz'), gzipSync(dumped.stdout));
+    const fromFile = join(dir, 'from-file');
+    const fromStdin = join(dir, 'from-stdin');
+    assert.equal((await runCli(['load', '--store', fromFile, '--quiet', join(dir, 'dump.trig.gz')])).code, 0);
+    const piped = await runCli(['load', '--store', fromStdin, '--quiet', '--format', 'trig', '--gzip', '-'], { stdin: gzipSync(dumped.stdout) });
+    assert.equal(piped.code, 0, piped.stderr);
+    const [original, a, b] = [store, fromFile, fromStdin].map((path) => openStore({ path, readOnly: true }));
+    try {
+      assert.ok(datasetRows(original!).some((row) => row.some((term) => term?.termType === 'BlankNode')));
+      assert.ok(sameDataset(original!, a!), 'the .gz file round trip changed the dataset');
+      assert.ok(sameDataset(original!, b!), 'the standard input round trip changed the dataset');
+    } finally {
+      await Promise.all([original!.close(), a!.close(), b!.close()]);
+    }
   } finally {
     removeDirectory(dir);
   }

@@ -15,8 +15,11 @@ import type { BatchMessage, ParseJob, ParseWorkerMessage } from './parse-message
 const WORKER_ENTRY = new URL('./parse-worker.js', import.meta.url);
 /** Statements per message from the parse worker. */
 const PARSE_BATCH = 16_384;
-/** Statements sorted and written per addAll: larger batches append more and seek less. */
-const DEFAULT_WRITE_BATCH = 1 << 20;
+/**
+ * Statements per addAll: each goes into the primary index while the parser reads on (the store holds
+ * the secondary index entries back and appends them in far larger runs).
+ */
+const DEFAULT_WRITE_BATCH = 1 << 17;
 
 export interface LoadSource {
   /** A file path, or '-' for standard input. */

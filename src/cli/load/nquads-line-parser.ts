@@ -89,7 +89,7 @@ export class NQuadsLineParser {
     const s = this.subjectOrGraph('subject');
     this.skipSpace();
     if (this.peek() !== LT) this.fail('expected an IRI as predicate');
-    const p = '<' + this.iri();
+    const p = this.iriKey();
     this.skipSpace();
     const o = this.object();
     this.skipSpace();
@@ -107,17 +107,28 @@ export class NQuadsLineParser {
 
   private subjectOrGraph(what: string): string {
     const c = this.peek();
-    if (c === LT) return '<' + this.iri();
+    if (c === LT) return this.iriKey();
     if (c === UNDERSCORE) return this.blankNode();
     this.fail(`expected an IRI or a blank node as ${what}`);
   }
 
   private object(): string {
     const c = this.peek();
-    if (c === LT) return '<' + this.iri();
+    if (c === LT) return this.iriKey();
     if (c === UNDERSCORE) return this.blankNode();
     if (c === QUOTE) return this.literal();
     this.fail('expected an IRI, a blank node or a literal as object');
+  }
+
+  /**
+   * Reads `<...>` and returns the IRI's term key. Without escapes that is a slice of the line,
+   * `<` included: no concatenated string that the term map would have to flatten first.
+   */
+  private iriKey(): string {
+    const start = this.at;
+    const value = this.iri();
+    const end = this.at - 1;
+    return end - start - 1 === value.length ? this.text.slice(start, end) : '<' + value;
   }
 
   /** Reads `<...>` and returns the IRI. */

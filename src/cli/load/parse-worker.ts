@@ -14,11 +14,14 @@ import type * as RDF from '@rdfjs/types';
 import { parseRdf } from '../../formats/rdf-parser.js';
 import { factory, termKey, type Quad } from '../../rdf/terms.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
+import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 
 const MAX_IN_FLIGHT = 4;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
 const LOCAL_LIMIT = 1 << 21;
+/** Key characters before the worker starts over: long literals would otherwise fill memory first. */
+const LOCAL_CHARS_LIMIT = 1 << 27;
 /** Skipped statements reported one by one; the rest are only counted. */
 const REPORTED_SKIPS = 10;
 
@@ -31,6 +34,12 @@ class BatchBuilder {
   bytesRead = 0;
   private locals = new Map<string, number>();
   private nextLocal = 0;
+  /** Characters of the keys in `locals`, to bound the map by memory as well as by count. */
+  private localChars = 0;
+  private lastSubject = '';
+  private lastSubjectLocal = 0;
+  private lastGraph = '';
+  private lastGraphLocal = 0;
   private firstLocal = 0;
   private newTerms: string[] = [];
   private quads: Uint32Array;
@@ -53,10 +62,19 @@ class BatchBuilder {
   readonly add = (s: string, p: string, o: string, g: string): void => {
     const at = this.count * 4;
     const quads = this.quads;
-    quads[at] = this.local(s);
+    // Statements about one subject (and in one graph) usually come together: no map look-up then.
+    if (s !== this.lastSubject) {
+      this.lastSubject = s;
+      this.lastSubjectLocal = this.local(s);
+    }
+    if (g !== this.lastGraph) {
+      this.lastGraph = g;
+      this.lastGraphLocal = this.local(g);
+    }
+    quads[at] = this.lastSubjectLocal;
     quads[at + 1] = this.local(p);
     quads[at + 2] = this.local(o);
-    quads[at + 3] = this.local(g);
+    quads[at + 3] = this.lastGraphLocal;
     this.statements++;
     if (++this.count === this.batchSize) this.flush();
   };
@@ -65,8 +83,11 @@ class BatchBuilder {
     let n = this.locals.get(key);
     if (n === undefined) {
       n = this.nextLocal++;
-      this.locals.set(key, n);
-      this.newTerms.push(key);
+      // A key may be a slice of a whole chunk of the file: the map keeps a copy, not the chunk.
+      const own = ownCopy(key);
+      this.locals.set(own, n);
+      this.newTerms.push(own);
+      this.localChars += key.length;
     }
     return n;
   }
@@ -90,9 +111,11 @@ class BatchBuilder {
     this.count = 0;
     this.newTerms = [];
     this.reset = false;
-    if (this.nextLocal >= LOCAL_LIMIT) {
+    if (this.nextLocal >= LOCAL_LIMIT || this.localChars >= LOCAL_CHARS_LIMIT) {
       this.locals = new Map();
       this.nextLocal = 0;
+      this.localChars = 0;
+      this.lastSubject = this.lastGraph = '';
       this.reset = true;
     }
     this.firstLocal = this.nextLocal;
@@ -107,6 +130,14 @@ class BatchBuilder {
     this.skipped++;
     if (this.skipped <= REPORTED_SKIPS) post({ type: 'skipped', message });
   }
+}
+
+/**
+ * The string's characters in a string of their own. V8 represents a slice of a long string as a
+ * view of it, and a kept view keeps the whole parent alive.
+ */
+function ownCopy(key: string): string {
+  return key.length < 13 ? key : (' ' + key).slice(1);
 }
 
 function post(message: ParseWorkerMessage, transfer?: ArrayBuffer[]): void {
@@ -188,6 +219,23 @@ function turtleError(error: Error): Error {
   return Object.assign(new Error(message), { line: context.line, column });
 }
 
+/** Turtle and TriG with --lenient: statement by statement where needed (see lenient-turtle.ts). */
+async function parseTurtleLeniently(builder: BatchBuilder): Promise<void> {
+  const splitter = new TurtleStatementSplitter();
+  const parser = new LenientTurtleParser(job.format === 'trig' ? 'TriG' : 'Turtle', job.baseIri, {
+    quad: (quad) => addQuad(builder, quad),
+    skipped: (message) => builder.skip(message),
+  });
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of decompressed(openSource(builder))) {
+    parser.add(splitter.push(decoder.write(chunk as Buffer)));
+    await builder.room();
+  }
+  parser.add(splitter.push(decoder.end()));
+  parser.add(splitter.end());
+  parser.flush();
+}
+
 async function parseOther(builder: BatchBuilder): Promise<void> {
   for await (const batch of parseRdf(openSource(builder), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024 })) {
     for (const quad of batch) addQuad(builder, quad);
@@ -199,6 +247,7 @@ async function run(): Promise<void> {
   const builder = new BatchBuilder(job.batchSize);
   try {
     if (job.format === 'ntriples' || job.format === 'nquads') await parseLines(builder);
+    else if ((job.format === 'turtle' || job.format === 'trig') && job.lenient) await parseTurtleLeniently(builder);
     else if (job.format === 'turtle' || job.format === 'trig') await parseTurtle(builder);
     else await parseOther(builder);
   } catch (error) {
@@ -207,7 +256,7 @@ async function run(): Promise<void> {
       post({ type: 'error', message: (error as Error).message, line, column });
       return;
     }
-    // A document format cannot resume after an error: keep what came before it.
+    // RDF/XML and JSON-LD parsers cannot resume after an error: keep what came before it.
     builder.skip(`${(error as Error).message}; the rest of the document is skipped`);
   }
   builder.flush();

@@ -1,0 +1,58 @@
+/**
+ * Memory of a streamed load: pipes generated BSBM-shaped N-Triples (no file, any size) into
+ * `quiver load -` and samples the child's resident memory as the statements go in. A load whose
+ * memory is bounded shows RSS levelling off while the statement count keeps growing.
+ *
+ *   node dist/bench/load/memory-bench.js [--statements N]
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { bsbmLikeChunks } from './bsbm-like-data.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const { values } = parseArgs({ options: { statements: { type: 'string', default: '5000000' } } });
+
+function residentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kib / 1024);
+}
+
+async function main(): Promise<void> {
+  const total = Number(values.statements);
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-memory-bench-'));
+  try {
+    const child = spawn(process.execPath, [CLI, 'load', '--store', join(dir, 'store'), '--format', 'ntriples', '--quiet', '-'], { stdio: ['pipe', 'inherit', 'inherit'] });
+    const exited = once(child, 'exit');
+    const started = Date.now();
+    let sent = 0;
+    let peak = 0;
+    let nextReport = total / 10;
+    const sampler = setInterval(() => (peak = Math.max(peak, residentMiB(child.pid!))), 200);
+    console.log('statements sent    RSS now (MiB)   peak so far (MiB)');
+    for (const chunk of bsbmLikeChunks(total)) {
+      if (!child.stdin.write(chunk)) await once(child.stdin, 'drain');
+      sent += 12;
+      if (sent >= nextReport) {
+        const now = residentMiB(child.pid!);
+        peak = Math.max(peak, now);
+        console.log(`${String(sent).padStart(15)} ${String(now).padStart(15)} ${String(peak).padStart(19)}`);
+        nextReport += total / 10;
+      }
+    }
+    child.stdin.end();
+    // The commit (secondary indexes, dictionary) happens after the last statement: keep sampling.
+    const [code] = await exited;
+    clearInterval(sampler);
+    console.log(`exit ${code}, ${sent} statements in ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${peak} MiB`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
