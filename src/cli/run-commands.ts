@@ -86,6 +86,10 @@ async function readStdin(): Promise<string> {
 
 /** Streams a result to stdout, waiting for 'drain' whenever stdout's buffer is full. */
 async function writeResult(result: QueryResult, formatName: string | undefined): Promise<void> {
+  if (result.kind === 'explain') {
+    process.stdout.write(JSON.stringify(result.explanation, null, 2) + '\n');
+    return;
+  }
   const kind = queryKindOf(result.kind);
   const format = formatName === undefined ? defaultFormatFor(kind) : formatForOutputName(formatName, kind);
   if (!format) {

@@ -4,7 +4,7 @@
  */
 import type { Term } from '../rdf/terms.js';
 import { termKey } from '../rdf/terms.js';
-import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type TermId } from '../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type StoreStatistics, type TermId } from '../store/quad-store.js';
 import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
 import type { FunctionContext } from './functions/index.js';
 
@@ -24,6 +24,9 @@ export interface ContextLimits {
   memoryBudget?: number;
 }
 
+/** A query-local term's overhead beyond its key: the term object, its map entry and array slot. */
+const LOCAL_TERM_BYTES = 160;
+
 export class ExecContext {
   private readonly localIds = new Map<string, TermId>();
   private readonly localTerms: Term[] = [];
@@ -34,6 +37,11 @@ export class ExecContext {
   readonly functions: FunctionContext;
   /** Slots per solution row; set by the planner before evaluation starts. */
   width = 0;
+  /** The variable (or hidden purpose) of each slot, for explain. */
+  slotNames: readonly string[] = [];
+  /** Where the optimizer's statistics come from (the reader's own, unless the caller shares them). */
+  statisticsSource: () => StoreStatistics = () => this.reader.statistics();
+  private statisticsRead?: StoreStatistics;
 
   constructor(
     readonly reader: StoreReader,
@@ -43,6 +51,12 @@ export class ExecContext {
   ) {
     this.namedSet = dataset.namedGraphs ? new Set(dataset.namedGraphs) : null;
     this.functions = { now: new Date(), baseIri, bnodes: new Map() };
+  }
+
+  /** The store statistics for estimates: read at most once per query. */
+  statistics(): StoreStatistics {
+    this.statisticsRead ??= this.statisticsSource();
+    return this.statisticsRead;
   }
 
   /** Called between batches: stops evaluation past the deadline or on cancellation. */
@@ -72,6 +86,8 @@ export class ExecContext {
     const key = termKey(term);
     let id = this.localIds.get(key);
     if (id === undefined) {
+      // Computed terms (BIND, CONCAT…) live as long as the query: one per row of a large result.
+      this.reserve(LOCAL_TERM_BYTES + 2 * key.length);
       id = QUERY_LOCAL_ID_BASE + this.localTerms.length;
       this.localTerms.push(term);
       this.localIds.set(key, id);

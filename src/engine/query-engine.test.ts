@@ -103,6 +103,12 @@ describe('query engine', () => {
     if (described.kind === 'quads') assert.equal([...described.quads].flat().length, 2);
   });
 
+  it('applies LIMIT and OFFSET of a CONSTRUCT to its solutions', async () => {
+    const constructed = await runQuery(store, PREFIX + 'CONSTRUCT { ?s :twice ?o } WHERE { ?s :p ?o } ORDER BY ?o LIMIT 2 OFFSET 1');
+    assert.equal(constructed.kind, 'quads');
+    if (constructed.kind === 'quads') assert.equal([...constructed.quads].flat().length, 2);
+  });
+
   it('keeps "01" and "1" distinct as terms but equal as values', async () => {
     await runUpdate(store, PREFIX + 'INSERT DATA { :n1 :v "1"^^<http://www.w3.org/2001/XMLSchema#integer> . :n2 :v "01"^^<http://www.w3.org/2001/XMLSchema#integer> }');
     assert.deepEqual(await select(store, 'SELECT ?s { ?s :v 1 }'), ['s=http://ex/n1']);

@@ -5,8 +5,9 @@
  */
 import type { Algebra } from '../sparql/parse.js';
 import { parseQuery, type ParsedQuery } from '../sparql/parse.js';
-import type { QuadStore, StoreReader } from '../store/quad-store.js';
+import type { QuadStore, StoreReader, StoreStatistics } from '../store/quad-store.js';
 import type { SolutionRow } from '../service/sparql-service.js';
+import type { Quad } from '../rdf/terms.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
 import { ExecContext } from './context.js';
@@ -17,6 +18,7 @@ import type { Operator } from './operators/operator.js';
 import { constructQuads } from './construct.js';
 import { describeQuads } from './describe.js';
 import { planService, prefetchServices, type ServiceResults } from './service-call.js';
+import { sharedStatistics } from './plan/planner-statistics.js';
 
 export { runUpdate } from './update/update-executor.js';
 
@@ -27,7 +29,7 @@ export async function runQuery(store: QuadStore, query: string, options: EngineQ
   const services = await prefetchServices(parsed.algebra, options);
   const reader = store.reader();
   try {
-    return evaluateQuery(parsed, reader, options, () => reader.release(), services);
+    return evaluateQuery(parsed, reader, options, () => reader.release(), services, sharedStatistics(store, reader));
   } catch (error) {
     reader.release();
     throw error;
@@ -41,57 +43,105 @@ export function evaluateQuery(
   options: EngineQueryOptions,
   done: () => void,
   services: ServiceResults = new Map(),
+  statistics?: () => StoreStatistics,
 ): EngineQueryResult {
+  const planned = planQuery(parsed, reader, options, services, statistics);
+  const { op, ctx } = planned;
+  switch (planned.form) {
+    case 'ask':
+      try {
+        return { kind: 'boolean', value: hasSolution(op, ctx) };
+      } finally {
+        done();
+      }
+    case 'construct':
+    case 'describe':
+      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(planned.quads(), done) };
+    case 'select':
+      return { kind: 'bindings', variables: planned.variables, rows: guarded(solutionRows(op, planned.slots, ctx), done) };
+  }
+}
+
+/** A query planned on a reader, ready to run: its root operator and how its result is formed. */
+export type PlannedQuery = { op: Operator; ctx: ExecContext } & (
+  | { form: 'ask' }
+  | { form: 'construct' | 'describe'; quads: () => Iterable<Quad[]> }
+  | { form: 'select'; variables: string[]; slots: number[] }
+);
+
+/** Resolves the dataset and plans the query's operators (nothing is evaluated yet). */
+export function planQuery(
+  parsed: ParsedQuery,
+  reader: StoreReader,
+  options: EngineQueryOptions,
+  services: ServiceResults = new Map(),
+  statistics?: () => StoreStatistics,
+): PlannedQuery {
   let root = parsed.algebra;
   let clauses: DatasetClauses | undefined;
   if (root.type === 'from') {
     clauses = root as Algebra.From;
     root = (root as Algebra.From).input;
   }
+  root = modifiersInsideForm(root);
   const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris);
   const ctx = new ExecContext(reader, dataset, options, parsed.baseIri ?? options.baseIri);
+  if (statistics) ctx.statisticsSource = statistics;
   const allocator = new SlotAllocator();
   const scope = new Scope(allocator);
-  const planner = new Planner(ctx);
+  const planner = new Planner(ctx, options.optimize ?? true);
   planner.serviceHandler = (op, s, graph) => planService(op, s, graph, services);
+  ctx.slotNames = allocator.names;
 
   switch (root.type) {
     case 'ask': {
       const op = planner.plan((root as Algebra.Ask).input, scope);
       ctx.width = allocator.width;
-      try {
-        let found = false;
-        for (const batch of op.execute([unitBatch(ctx.width)], ctx)) {
-          if (batch.length > 0) {
-            found = true;
-            break;
-          }
-        }
-        return { kind: 'boolean', value: found };
-      } finally {
-        done();
-      }
+      return { form: 'ask', op, ctx };
     }
     case 'construct': {
       const c = root as Algebra.Construct;
       const op = planner.plan(c.input, scope);
       ctx.width = allocator.width;
-      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(constructQuads(op, c.template, scope, ctx), done) };
+      return { form: 'construct', op, ctx, quads: () => constructQuads(op, c.template, scope, ctx) };
     }
     case 'describe': {
       const d = root as Algebra.Describe;
       const op = planner.plan(d.input, scope);
       ctx.width = allocator.width;
-      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(describeQuads(op, d.terms, scope, ctx), done) };
+      return { form: 'describe', op, ctx, quads: () => describeQuads(op, d.terms, scope, ctx) };
     }
     default: {
       const variables = inQueryOrder(projectedVariables(root), parsed.variableOrder);
       const op = planner.plan(root, scope);
       ctx.width = allocator.width;
-      const slots = variables.map((v) => scope.slot(v));
-      return { kind: 'bindings', variables, rows: guarded(solutionRows(op, slots, ctx), done) };
+      return { form: 'select', op, ctx, variables, slots: variables.map((v) => scope.slot(v)) };
     }
   }
+}
+
+/**
+ * Traqula wraps a CONSTRUCT or DESCRIBE in its LIMIT/OFFSET; the spec applies them to the
+ * solutions the template (or description) is built from, so they move inside the form.
+ */
+function modifiersInsideForm(root: Algebra.Operation): Algebra.Operation {
+  const wrappers: Algebra.Operation[] = [];
+  let node = root;
+  while (node.type === 'slice' || node.type === 'distinct' || node.type === 'reduced') {
+    wrappers.push(node);
+    node = (node as Algebra.Slice).input;
+  }
+  if (wrappers.length === 0 || (node.type !== 'construct' && node.type !== 'describe')) return root;
+  const form = node as Algebra.Construct | Algebra.Describe;
+  let input = form.input;
+  for (const wrapper of wrappers.reverse()) input = { ...wrapper, input } as Algebra.Operation;
+  return { ...form, input } as Algebra.Operation;
+}
+
+/** Whether the operator has at least one solution (ASK): evaluation stops at the first. */
+export function hasSolution(op: Operator, ctx: ExecContext): boolean {
+  for (const batch of op.execute([unitBatch(ctx.width)], ctx)) if (batch.length > 0) return true;
+  return false;
 }
 
 /** The variables of the outermost projection, in the query's order. */

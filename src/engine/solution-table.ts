@@ -9,6 +9,9 @@ import type { ExecContext } from './context.js';
 import { RowBuffer, allBound, rowKey } from './row-buffer.js';
 import type { Operator } from './operators/operator.js';
 
+/** A row's share of the hash index: its slot in a bucket array and, at worst, a map entry of its own. */
+const INDEX_ENTRY_BYTES = 48;
+
 export class SolutionTable {
   private readonly index = new Map<number | string, number[]>();
 
@@ -44,6 +47,8 @@ export class SolutionTable {
       for (const s of params) seed.data[s] = data[offset + s];
       const rows = new RowBuffer(ctx.width);
       for (const batch of op.execute([seed], ctx)) rows.pushBatch(batch, ctx);
+      // The rows reserved their own memory; the hash index on them costs about as much again.
+      if (keySlots.length > 0) ctx.reserve(rows.length * INDEX_ENTRY_BYTES);
       table = new SolutionTable(rows, keySlots);
       byParams.set(paramKey, table);
     }

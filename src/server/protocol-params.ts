@@ -50,6 +50,14 @@ export class ProtocolParams {
   }
 }
 
+/** `explain=true` asks for the evaluation plan instead of the result; `false` or absent: a normal query. */
+export function explainRequested(params: ProtocolParams): boolean {
+  const value = params.single('explain');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ProtocolError(`the parameter 'explain' must be 'true' or 'false', not '${value}'`);
+}
+
 /** Parses `a=1&b=2+3&a=%C3%A9` (a URL query string or an urlencoded form body). */
 export function parseUrlEncoded(text: string, what: string): ProtocolParams {
   const params = new ProtocolParams();

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
-import type { QueryResult } from '../service/sparql-service.js';
+import type { QueryExplanation, QueryResult } from '../service/sparql-service.js';
 import { negotiate, assertKnownOutput } from './negotiation.js';
-import type { ProtocolParams } from './protocol-params.js';
+import { explainRequested, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { discardPrepared, discardResult, prepareResult, serializeResult } from './result-body.js';
 import { OUTPUT_VOCABULARY, QUAD_FORMATS, SOLUTION_FORMATS, contentTypeOf, isHtml, type ResultFormat } from './result-formats.js';
@@ -27,6 +27,7 @@ export async function answerQuery(
   const output = params.single('output');
   assertKnownOutput(output, OUTPUT_VOCABULARY);
   const limitMs = timeoutMs(params, context.config.queryTimeoutMs);
+  const explain = explainRequested(params);
   await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
 
   const cancel = abortOnClientGone(reply);
@@ -38,19 +39,80 @@ export async function answerQuery(
     baseIri: absoluteUrl(request, request.url.split('?')[0]!),
     timeoutMs: limitMs,
     signal: cancel.signal,
+    ...(explain ? { explain } : {}),
   });
+  if (result.kind === 'explain') return answerExplanation(reply, result.explanation);
 
   const format = await negotiateOrDiscard(result, output, request.headers.accept);
   const prepared = await prepareResult(result);
   try {
     setResultHeaders(reply, format);
-    const nonce = randomBytes(12).toString('base64');
+    const nonce = isHtml(format) ? randomBytes(12).toString('base64') : undefined;
     const body = serializeResult(prepared, format.id, { query, nonce, elapsedMs: () => Date.now() - started });
-    return reply.send(Readable.from(body, { objectMode: false }));
+    const start = await startOfBody(body);
+    // A small answer goes out in one write; a larger one streams on from where the start ends.
+    if (start.complete) return reply.send(start.chunks.join(''));
+    return reply.send(Readable.from(resumed(start, body), { objectMode: false }));
   } catch (error) {
     await discardPrepared(prepared);
     throw error;
   }
+}
+
+interface BodyStart {
+  chunks: string[];
+  complete: boolean;
+  /** A pull that had not settled yet: the stream continues with it. */
+  pending?: Promise<IteratorResult<string>>;
+}
+
+/**
+ * The chunks of the body that are ready now (up to SMALL_BODY characters): all of a small answer,
+ * or the start of one still being computed, which then streams without waiting for more.
+ */
+async function startOfBody(body: AsyncGenerator<string>): Promise<BodyStart> {
+  const chunks: string[] = [];
+  let length = 0;
+  while (length < SMALL_BODY) {
+    const next = body.next();
+    const step = await Promise.race([next, notReadyYet()]);
+    if (step === NOT_READY) {
+      // Awaited by the stream; if the stream never starts (client gone), its failure is no one's concern.
+      next.catch(() => undefined);
+      return { chunks, complete: false, pending: next };
+    }
+    if (step.done) return { chunks, complete: true };
+    chunks.push(step.value);
+    length += step.value.length;
+  }
+  return { chunks, complete: false };
+}
+
+/** The rest of the body after its start. */
+async function* resumed(start: BodyStart, body: AsyncGenerator<string>): AsyncGenerator<string> {
+  yield* start.chunks;
+  if (start.pending) {
+    const step = await start.pending;
+    if (step.done) return;
+    yield step.value;
+  }
+  yield* body;
+}
+
+const NOT_READY = Symbol('not ready');
+
+/** Settles after the promises already settled have had their turn. */
+function notReadyYet(): Promise<typeof NOT_READY> {
+  return new Promise((resolve) => setImmediate(() => resolve(NOT_READY)));
+}
+
+/** Bodies up to this many characters are sent whole (one write, with a Content-Length). */
+const SMALL_BODY = 64 * 1024;
+
+/** The plan of an `explain=true` request, as JSON whatever the Accept header. */
+function answerExplanation(reply: FastifyReply, explanation: QueryExplanation): FastifyReply {
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(explanation));
 }
 
 /** The result format, chosen only now that the kind of result (solutions or RDF) is known. */

@@ -33,7 +33,7 @@ export interface PreparedResult {
 }
 
 export async function prepareResult(result: QueryResult): Promise<PreparedResult> {
-  if (result.kind === 'boolean') return { result, first: undefined, iterator: undefined };
+  if (result.kind === 'boolean' || result.kind === 'explain') return { result, first: undefined, iterator: undefined };
   const source: AsyncIterable<SolutionRow[] | Quad[]> = result.kind === 'bindings' ? result.rows : result.quads;
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -42,7 +42,7 @@ export async function prepareResult(result: QueryResult): Promise<PreparedResult
 
 /** Stops evaluation of a result nobody will read (e.g. after a 406). */
 export async function discardResult(result: QueryResult): Promise<void> {
-  if (result.kind === 'boolean') return;
+  if (result.kind === 'boolean' || result.kind === 'explain') return;
   const source: AsyncIterable<unknown> = result.kind === 'bindings' ? result.rows : result.quads;
   await source[Symbol.asyncIterator]().return?.();
 }
@@ -63,6 +63,8 @@ export async function* serializeResult(
     yield sink.take();
     return;
   }
+  // An explanation is answered as JSON by the query handler, never in a result format.
+  if (result.kind === 'explain') return;
   const iterator = prepared.iterator!;
   try {
     if (result.kind === 'bindings') {

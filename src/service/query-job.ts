@@ -68,12 +68,18 @@ export class QueryJob {
   receive(reply: QueryWorkerReply): void {
     if (this.stopReason) {
       // The caller has had its answer; only the worker's last word matters now: it is free.
-      if (reply.type === 'end' || reply.type === 'error' || reply.type === 'boolean' || (reply.type === 'batch' && reply.last)) this.finish();
+      if (reply.type === 'end' || reply.type === 'error' || reply.type === 'boolean' || reply.type === 'explain' || (reply.type === 'batch' && reply.last)) {
+        this.finish();
+      }
       return;
     }
     switch (reply.type) {
       case 'boolean':
         this.settle({ kind: 'boolean', value: reply.value });
+        this.finish();
+        break;
+      case 'explain':
+        this.settle({ kind: 'explain', explanation: reply.explanation });
         this.finish();
         break;
       case 'batch': {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/lmdb-store.js';
 import { runQuery } from '../engine/query-engine.js';
+import { explainQuery } from '../engine/explain.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
@@ -46,14 +47,19 @@ async function closeStore(): Promise<void> {
 async function runJob(job: RunQueryMessage): Promise<void> {
   const { jobId } = job;
   try {
-    const result = await runQuery(store, job.query, {
+    const options = {
       baseIri: job.baseIri,
       defaultGraphUris: job.defaultGraphUris,
       namedGraphUris: job.namedGraphUris,
       deadline: job.deadline,
       memoryBudget: job.memoryBudget,
       isCancelled: () => isCancelRequested(control),
-    });
+    };
+    if (job.explain) {
+      post({ type: 'explain', jobId, explanation: await explainQuery(store, job.query, options) });
+      return;
+    }
+    const result = await runQuery(store, job.query, options);
     if (result.kind === 'boolean') {
       post({ type: 'boolean', jobId, value: result.value });
       return;

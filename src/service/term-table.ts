@@ -21,6 +21,9 @@ export interface EncodedBatch {
   rowCount: number;
 }
 
+/** Rows the cells have room for at first. */
+const FIRST_ROWS = 32;
+
 /** More distinct terms than this and the table starts over, so that neither side grows forever. */
 const MAX_TABLE_SIZE = 200_000;
 
@@ -39,7 +42,8 @@ export class TermTableEncoder {
     readonly width: number,
     capacityRows = 1024,
   ) {
-    this.cells = new Uint32Array(Math.max(1, capacityRows * width));
+    // Most answers are a few rows: start small, grow by doubling up to what a message holds.
+    this.cells = new Uint32Array(Math.max(1, Math.min(capacityRows, FIRST_ROWS) * width));
   }
 
   get rowCount(): number {

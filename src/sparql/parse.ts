@@ -8,6 +8,7 @@ import { Parser } from '@traqula/parser-sparql-1-1';
 import { toAlgebra } from '@traqula/algebra-sparql-1-1';
 import type { Algebra } from '@traqula/algebra-transformations-1-1';
 import { SyntaxError } from '../errors.js';
+import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 
 export type { Algebra };
 
@@ -17,7 +18,7 @@ export interface ParsedQuery {
   prefixes: Record<string, string>;
   /** The base IRI in force at the end of the prologue (BASE, else the one given), for IRI(). */
   baseIri?: string;
-  /** For SELECT *: the variables in the order they first appear in the query. */
+  /** For SELECT *: the variables in the order they first appear in the query (empty otherwise). */
   variableOrder: string[];
 }
 
@@ -36,24 +37,66 @@ const queryCache = new Map<string, ParsedQuery>();
 
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const key = `${baseIri ?? ''}\u0000${text}`;
-  const cached = queryCache.get(key);
-  if (cached) {
-    // Re-inserted so that the map's order stays least recently used first.
-    queryCache.delete(key);
-    queryCache.set(key, cached);
-    return cached;
+  let parsed = recall(queryCache, key);
+  if (!parsed) {
+    parsed = parseThroughTemplate(text, baseIri) ?? parseQueryText(text, baseIri);
+    remember(queryCache, key, parsed);
   }
-  const parsed = parseQueryText(text, baseIri);
-  if (queryCache.size >= QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
-  queryCache.set(key, parsed);
   return parsed;
+}
+
+/** Parsed templates by template text; null: the template cannot stand for its queries. */
+const templateCache = new Map<string, ParsedQuery | null>();
+
+/** The query as a copy of its template's parse, or undefined when there is no usable template. */
+function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | undefined {
+  const template = templateOf(text);
+  if (!template) return undefined;
+  const key = `${baseIri ?? ''}\u0000${template.text}`;
+  let parsed = recall(templateCache, key);
+  if (parsed === undefined) {
+    parsed = parseTemplate(template, baseIri);
+    remember(templateCache, key, parsed);
+  }
+  if (parsed === null) return undefined;
+  return { ...parsed, algebra: withConstants(parsed.algebra, template.constants) };
+}
+
+function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null {
+  try {
+    const parsed = parseQueryText(template.text, baseIri);
+    return placeholdersAreTerms(parsed.algebra, template.constants.length) ? parsed : null;
+  } catch {
+    // The query itself will be parsed, and its own error reported.
+    return null;
+  }
+}
+
+function recall<V>(cache: Map<string, V>, key: string): V | undefined {
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    // Re-inserted so that the map's order stays least recently used first.
+    cache.delete(key);
+    cache.set(key, cached);
+  }
+  return cached;
+}
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= QUERY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
   const algebra = translate(ast, false, baseIri);
-  return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: variablesInOrder(ast.where) };
+  return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
+}
+
+/** SELECT *: the only projection whose order the query text leaves to the variables' appearance. */
+function selectsAll(ast: any): boolean {
+  return Array.isArray(ast.variables) && ast.variables.some((v: any) => v?.type === 'wildcard');
 }
 
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {

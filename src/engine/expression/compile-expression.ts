@@ -18,6 +18,8 @@ export interface CompiledExpression {
   slots: Set<number>;
   /** Whether BNODE() appears: its labels are scoped to one solution. */
   usesBnode: boolean;
+  /** The plans of its EXISTS / NOT EXISTS, for explain. */
+  subPlans: Operator[];
 }
 
 /** What the expression compiler needs from the planner. */
@@ -25,6 +27,8 @@ export interface ExpressionScope {
   slotOf(variable: string): number;
   /** Plans the pattern of EXISTS / NOT EXISTS; the operator is run with the current solution. */
   planExists(pattern: Algebra.Operation): Operator;
+  /** Shortcuts that compare IDs instead of terms (the optimizer's; off for differential testing). */
+  compareIds?: boolean;
 }
 
 const booleanTerm = booleanLiteral;
@@ -33,6 +37,7 @@ const UNBOUND_ERROR = new ExpressionError('unbound variable');
 
 export function compileExpression(expression: Algebra.Expression, scope: ExpressionScope): CompiledExpression {
   const slots = new Set<number>();
+  const subPlans: Operator[] = [];
   let usesBnode = false;
 
   const compile = (expr: Algebra.Expression): Evaluate => {
@@ -76,6 +81,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
 
   const compileExists = (expr: Algebra.ExistenceExpression): Evaluate => {
     const op = scope.planExists(expr.input);
+    subPlans.push(op);
     const negate = expr.not;
     return (data, offset, ctx) => {
       const seed = new Batch(ctx.width, 1);
@@ -91,8 +97,36 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     };
   };
 
+  /**
+   * ?x = <iri>, ?x != <iri>, sameTerm(?x, <iri>): an IRI equals only itself, and equal terms have
+   * equal IDs within one evaluation, so the comparison needs no term decoded.
+   */
+  const compileIdComparison = (op: string, expr: Algebra.OperatorExpression): Evaluate | undefined => {
+    if (!scope.compareIds || (op !== '=' && op !== '!=' && op !== 'sameterm') || expr.args.length !== 2) return undefined;
+    const [a, b] = expr.args.map((x) => (x.subType === 'term' ? (x as Algebra.TermExpression).term : undefined));
+    const variable = a?.termType === 'Variable' ? a : b?.termType === 'Variable' ? b : undefined;
+    const iri = a?.termType === 'NamedNode' ? a : b?.termType === 'NamedNode' ? b : undefined;
+    if (!variable || !iri) return undefined;
+    const slot = scope.slotOf(variable.value);
+    slots.add(slot);
+    const negated = op === '!=';
+    let idFor: ExecContext | undefined;
+    let iriId = 0;
+    return (data, offset, ctx) => {
+      const id = data[offset + slot];
+      if (id === 0) throw UNBOUND_ERROR;
+      if (idFor !== ctx) {
+        idFor = ctx;
+        iriId = ctx.idOf(iri);
+      }
+      return booleanTerm((id === iriId) !== negated);
+    };
+  };
+
   const compileOperator = (expr: Algebra.OperatorExpression): Evaluate => {
     const op = expr.operator.toLowerCase();
+    const byId = compileIdComparison(op, expr);
+    if (byId) return byId;
     switch (op) {
       case '&&':
       case '||':
@@ -137,7 +171,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
   };
 
   const evaluate = compile(expression);
-  return { evaluate, slots, usesBnode };
+  return { evaluate, slots, usesBnode, subPlans };
 }
 
 /** A call of a library function, looked up once here rather than by name for every solution. */

@@ -28,11 +28,11 @@ export class Extend extends Operator {
   }
 
   describe(): string {
-    return `Bind ${this.bindings.map((b) => `?${b.name}`).join(' ')}`;
+    return this.bindings.map((b) => `?${b.name}`).join(' ');
   }
 
   override children(): Operator[] {
-    return [this.child];
+    return [this.child, ...this.bindings.flatMap((b) => b.expression.subPlans)];
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {

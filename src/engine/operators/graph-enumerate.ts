@@ -7,7 +7,7 @@
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
-import { Operator, union } from './operator.js';
+import { Operator, slotLabel, union } from './operator.js';
 
 export class GraphEnumerate extends Operator {
   readonly maybe: Set<number>;
@@ -26,8 +26,8 @@ export class GraphEnumerate extends Operator {
     this.estimate = child.estimate;
   }
 
-  describe(): string {
-    return 'Graph (each named graph)';
+  describe(slotNames: readonly string[]): string {
+    return `each named graph as ${slotLabel(this.graphSlot, slotNames)}`;
   }
 
   override children(): Operator[] {
@@ -84,7 +84,7 @@ export class GraphGuard extends Operator {
   }
 
   describe(): string {
-    return 'Graph exists';
+    return 'the graph exists';
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {

@@ -10,7 +10,7 @@ import { type CompiledExpression, valueOrUndefined } from '../expression/compile
 import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
 import { literal, termKey, typedLiteral, type Term } from '../../rdf/terms.js';
 import { xsd } from '../../rdf/vocabulary.js';
-import { Operator } from './operator.js';
+import { Operator, slotLabel, slotList } from './operator.js';
 
 export type AggregatorName = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'sample' | 'group_concat';
 
@@ -45,8 +45,9 @@ export class Group extends Operator {
     this.estimate = keySlots.length === 0 ? 1 : Math.max(1, Math.sqrt(child.estimate || 1));
   }
 
-  describe(): string {
-    return `Group (${this.keySlots.length} keys, ${this.aggregates.length} aggregates)`;
+  describe(slotNames: readonly string[]): string {
+    const keys = this.keySlots.length ? `by ${slotList(this.keySlots, slotNames)}` : 'one group';
+    return `${keys}; ${this.aggregates.map((a) => `${a.aggregator.toUpperCase()} as ${slotLabel(a.slot, slotNames)}`).join(', ')}`;
   }
 
   override children(): Operator[] {

@@ -8,7 +8,7 @@
 import { type Batch, BatchWriter, compatible, mergeInto } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { SolutionTable } from '../solution-table.js';
-import { Operator } from './operator.js';
+import { Operator, slotList } from './operator.js';
 
 export class IsolatedJoin extends Operator {
   readonly maybe: ReadonlySet<number>;
@@ -29,8 +29,8 @@ export class IsolatedJoin extends Operator {
     this.estimate = child.estimate;
   }
 
-  describe(): string {
-    return `HashJoin (isolated${this.keySlots.length ? `, on ${this.keySlots.length} slot(s)` : ', cross'})`;
+  describe(slotNames: readonly string[]): string {
+    return this.keySlots.length ? `hash join on ${slotList(this.keySlots, slotNames)}` : 'cross product';
   }
 
   override children(): Operator[] {

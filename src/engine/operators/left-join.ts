@@ -27,11 +27,11 @@ export class LeftJoin extends Operator {
   }
 
   describe(): string {
-    return `LeftJoin${this.condition ? ' (with filter)' : ''}`;
+    return this.condition ? 'OPTIONAL with a filter' : 'OPTIONAL';
   }
 
   override children(): Operator[] {
-    return [this.left, this.right];
+    return [this.left, this.right, ...(this.condition?.subPlans ?? [])];
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {

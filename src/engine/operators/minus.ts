@@ -29,7 +29,7 @@ export class Minus extends Operator {
   }
 
   describe(): string {
-    return 'Minus';
+    return 'drops the left solutions compatible with a right one';
   }
 
   override children(): Operator[] {

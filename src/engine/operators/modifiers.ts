@@ -8,7 +8,7 @@ import { RowBuffer, rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { orderByCompare } from '../functions/index.js';
 import type { Term } from '../../rdf/terms.js';
-import { Operator, intersection } from './operator.js';
+import { Operator, intersection, slotList } from './operator.js';
 
 export interface SortKey {
   expression: CompiledExpression;
@@ -27,7 +27,7 @@ export class OrderBy extends Operator {
   }
 
   describe(): string {
-    return `OrderBy (${this.keys.length} key${this.keys.length === 1 ? '' : 's'})`;
+    return `${this.keys.length} key${this.keys.length === 1 ? '' : 's'}`;
   }
 
   override children(): Operator[] {
@@ -82,7 +82,7 @@ export class Distinct extends Operator {
   }
 
   describe(): string {
-    return this.reduced ? 'Reduced' : 'Distinct';
+    return this.reduced ? 'REDUCED' : 'DISTINCT';
   }
 
   override children(): Operator[] {
@@ -123,7 +123,7 @@ export class Slice extends Operator {
   }
 
   describe(): string {
-    return `Slice offset ${this.offset}${this.limit !== undefined ? ` limit ${this.limit}` : ''}`;
+    return `offset ${this.offset}${this.limit !== undefined ? `, limit ${this.limit}` : ''}`;
   }
 
   override children(): Operator[] {
@@ -168,8 +168,8 @@ export class Project extends Operator {
     this.estimate = child.estimate;
   }
 
-  describe(): string {
-    return `Project (${this.slots.length} variables)`;
+  describe(slotNames: readonly string[]): string {
+    return slotList(this.slots, slotNames);
   }
 
   override children(): Operator[] {

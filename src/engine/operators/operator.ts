@@ -22,12 +22,22 @@ export abstract class Operator {
 
   abstract execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch>;
 
-  /** Name and details for explain output. */
-  abstract describe(): string;
+  /** Details for explain output (the operator's name is its class): the pattern, the join variables. */
+  abstract describe(slotNames: readonly string[]): string;
 
   children(): Operator[] {
     return [];
   }
+}
+
+/** Slots as the query names them, for explain output. */
+export function slotList(slots: Iterable<number>, slotNames: readonly string[]): string {
+  return [...slots].map((s) => slotLabel(s, slotNames)).join(' ');
+}
+
+export function slotLabel(slot: number, slotNames: readonly string[]): string {
+  const name = slotNames[slot] ?? String(slot);
+  return name.startsWith('_:') || name.startsWith('#') ? name : `?${name}`;
 }
 
 export function union<T>(...sets: Iterable<T>[]): Set<T> {

@@ -1,11 +1,16 @@
 /**
  * One triple pattern, joined into each incoming solution by an index range scan with the
  * solution's bindings substituted (an index nested-loop join). A chain of these is a BGP.
+ *
+ * When a batch brings many solutions and the pattern's constants alone match few quads, one scan
+ * of those quads into a hash table (keyed by the position the solutions bind) costs less than a
+ * range scan per solution: the operator then joins by hash. It decides per batch, on actual row
+ * counts, so a wrong estimate cannot make it pick the expensive way for long.
  */
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
-import { Operator } from './operator.js';
+import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -19,6 +24,13 @@ export class PatternScan extends Operator {
   private readonly terms: readonly PatternTerm[];
   /** Positions repeating a slot bound earlier in the same quad (?x ?p ?x). */
   private readonly repeats: { pos: number; firstPos: number }[] = [];
+  /**
+   * Quads matching the constants alone, set by the optimizer: what a hash join would scan. NaN
+   * (no optimizer, or unknown) keeps the operator to index look-ups.
+   */
+  constantMatches = Number.NaN;
+  /** Whether some batch was joined by hash (for explain, which describes the operator after the run). */
+  private hashed = false;
 
   constructor(
     readonly s: PatternTerm,
@@ -44,9 +56,9 @@ export class PatternScan extends Operator {
     this.certain = this.maybe;
   }
 
-  describe(): string {
-    const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ' GRAPH <…>' : ' GRAPH ?';
-    return `Scan ${this.s.label} ${this.p.label} ${this.o.label}${g}`;
+  describe(slotNames: readonly string[]): string {
+    const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ' (in a named graph)' : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
+    return `${this.s.label} ${this.p.label} ${this.o.label}${g}${this.hashed ? ' (hash join)' : ''}`;
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
@@ -56,8 +68,11 @@ export class PatternScan extends Operator {
     for (const batch of input) {
       ctx.checkpoint();
       const data = batch.data;
+      const table = this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
+      if (table) this.hashed = true;
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
+        if (table && table.joinRow(batch, row, out)) continue;
         if (!this.resolve(key, data, offset)) continue;
         const graphs = graphsToScan(this.graph, data, offset, ctx);
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
@@ -90,6 +105,47 @@ export class PatternScan extends Operator {
     yield* out.flush();
   }
 
+  /**
+   * Whether to join this batch by hash: enough solutions that their look-ups would cost more than
+   * one scan of the constants' quads (a look-up costs about as much as scanning ten quads).
+   */
+  private worthHashing(batch: Batch, ctx: ExecContext): boolean {
+    if (!(batch.length >= MIN_ROWS_TO_HASH && this.constantMatches <= batch.length * QUADS_PER_LOOKUP)) return false;
+    if (this.constantMatches > MAX_HASHED_QUADS || this.repeats.length > 0 || this.graph.kind === 'slot') return false;
+    return this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1;
+  }
+
+  /** The hash table for the position the batch binds, built once per evaluation (undefined: not applicable). */
+  private hashTable(batch: Batch, ctx: ExecContext): HashedQuads | undefined {
+    const keyPos = this.keyPosition(batch, ctx.width);
+    if (keyPos < 0) return undefined;
+    let tables = ctx.memo.get(this) as Map<string, HashedQuads> | undefined;
+    if (!tables) {
+      tables = new Map();
+      ctx.memo.set(this, tables);
+    }
+    let table = tables.get(String(keyPos));
+    if (!table) {
+      const g = this.graph.kind === 'id' ? (ctx.isNamedGraph(this.graph.id) ? this.graph.id : -1) : ctx.dataset.defaultGraphs[0];
+      table = new HashedQuads(keyPos, this.binds, ctx.width);
+      if (g !== -1) table.load(ctx.reader.scan(constantOf(this.s), constantOf(this.p), constantOf(this.o), g), ctx);
+      tables.set(String(keyPos), table);
+    }
+    return table;
+  }
+
+  /** The one variable position the first solution binds (and no other variable is bound), or -1. */
+  private keyPosition(batch: Batch, width: number): number {
+    let keyPos = -1;
+    for (let pos = 0; pos < 3; pos++) {
+      const t = this.terms[pos];
+      if (t.kind !== 'slot' || batch.data[t.slot] === 0) continue;
+      if (keyPos >= 0 || batch.data[t.slot] >= QUERY_LOCAL_ID_BASE) return -1;
+      keyPos = pos;
+    }
+    return width > 0 ? keyPos : -1;
+  }
+
   /** Fills the scan key from constants and the solution's bindings; false when nothing can match. */
   private resolve(key: Float64Array, data: Float64Array, offset: number): boolean {
     const terms = this.terms;
@@ -115,3 +171,76 @@ export class PatternScan extends Operator {
   }
 }
 
+
+/** Below this many solutions in a batch, look-ups are cheap enough. */
+const MIN_ROWS_TO_HASH = 32;
+/** Quads one scan can read in the time of one index look-up (measured: roughly ten). */
+const QUADS_PER_LOOKUP = 8;
+/** A bound on the hash table's size. */
+const MAX_HASHED_QUADS = 200_000;
+
+function constantOf(t: PatternTerm): TermId {
+  return t.kind === 'id' ? t.id : 0;
+}
+
+/** The quads matching a pattern's constants, hashed on one variable position. */
+class HashedQuads {
+  private readonly byKey = new Map<number, number[]>();
+  /** The values of the bound positions, per quad, flat. */
+  private readonly values: number[] = [];
+  /** Positions (other than the key) written into the solution, and their slots. */
+  private readonly writes: { pos: number; slot: number }[];
+  private readonly keySlot: number;
+
+  constructor(
+    private readonly keyPos: number,
+    binds: readonly { pos: number; slot: number }[],
+    private readonly width: number,
+  ) {
+    this.writes = binds.filter((b) => b.pos !== keyPos);
+    this.keySlot = binds.find((b) => b.pos === keyPos)!.slot;
+  }
+
+  load(quads: Iterable<ArrayLike<number>>, ctx: ExecContext): void {
+    const writes = this.writes;
+    let n = 0;
+    for (const quad of quads) {
+      const at = this.values.length;
+      for (const w of writes) this.values.push(quad[w.pos]);
+      const key = quad[this.keyPos];
+      const list = this.byKey.get(key);
+      if (list) list.push(at);
+      else this.byKey.set(key, [at]);
+      if ((++n & 1023) === 0) ctx.reserve(1024 * 64);
+    }
+  }
+
+  /** Joins one solution by hash; false when the solution does not bind the key as the table expects. */
+  joinRow(batch: Batch, row: number, out: BatchWriter): boolean {
+    const width = this.width;
+    const key = batch.data[row * width + this.keySlot];
+    if (key === 0) return false;
+    const matches = this.byKey.get(key);
+    if (!matches) return true;
+    const writes = this.writes;
+    for (const at of matches) {
+      const target = out.target();
+      const r = target.appendCopy(batch, row);
+      const t = target.data;
+      const base = r * width;
+      let ok = true;
+      for (let i = 0; i < writes.length; i++) {
+        const value = this.values[at + i];
+        const current = t[base + writes[i].slot];
+        // A position whose slot the solution already binds (to another value) does not match.
+        if (current !== 0 && current !== value) {
+          ok = false;
+          break;
+        }
+        t[base + writes[i].slot] = value;
+      }
+      if (!ok) target.pop();
+    }
+    return true;
+  }
+}

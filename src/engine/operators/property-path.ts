@@ -36,7 +36,7 @@ export class PathScan extends Operator {
   }
 
   describe(): string {
-    return `Path ${this.subject.label} … ${this.object.label}`;
+    return `${this.subject.label} (path) ${this.object.label}`;
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {

@@ -17,7 +17,7 @@ export class Sequence extends Operator {
   }
 
   describe(): string {
-    return 'Join (pipelined)';
+    return 'each step extends the solutions of the one before (index nested-loop join)';
   }
 
   override children(): Operator[] {
@@ -37,7 +37,7 @@ export class Identity extends Operator {
   readonly certain = new Set<number>();
 
   describe(): string {
-    return 'Empty';
+    return 'the empty group pattern';
   }
 
   execute(input: Iterable<Batch>): Iterable<Batch> {

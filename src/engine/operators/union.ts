@@ -15,7 +15,7 @@ export class Union extends Operator {
   }
 
   describe(): string {
-    return 'Union';
+    return `${this.branches.length} branches`;
   }
 
   override children(): Operator[] {

@@ -17,7 +17,7 @@ export class Values extends Operator {
   }
 
   describe(): string {
-    return `Values (${this.rows.length} rows)`;
+    return `${this.rows.length} rows`;
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {

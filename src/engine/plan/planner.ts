@@ -14,7 +14,7 @@ import { Operator, union } from '../operators/operator.js';
 import { PatternScan, type PatternTerm } from '../operators/pattern-scan.js';
 import { Identity, Sequence } from '../operators/sequence.js';
 import { IsolatedJoin } from '../operators/isolated-join.js';
-import { Filter } from '../operators/filter.js';
+import { Filter, FilterStep } from '../operators/filter.js';
 import { Extend } from '../operators/extend.js';
 import { Values } from '../operators/values.js';
 import { Union } from '../operators/union.js';
@@ -26,7 +26,9 @@ import { Distinct, OrderBy, Project, Slice, type SortKey } from '../operators/mo
 import { PathScan, type PathExpr } from '../operators/property-path.js';
 import { DEFAULT_GRAPH_REF, type GraphRef } from '../operators/graph-ref.js';
 import { Scope } from './scope.js';
-import { orderPatterns } from './bgp-order.js';
+import { keepTextualOrder, orderPatterns } from './bgp-order.js';
+import { expressionText } from './expression-text.js';
+import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 
 interface Env {
   scope: Scope;
@@ -53,7 +55,11 @@ export class Planner {
   /** Hooks for SERVICE: planned by the caller (it fetches results before evaluation). */
   serviceHandler?: (op: Algebra.Service, scope: Scope, graph: GraphRef) => Planned;
 
-  constructor(private readonly ctx: ExecContext) {}
+  /** optimize false: patterns in textual order, no push-downs, no strategy chosen from estimates. */
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly optimize = true,
+  ) {}
 
   plan(node: Algebra.Operation, scope: Scope): Operator {
     return this.compile(node, { scope, inputVars: new Set(), graph: DEFAULT_GRAPH_REF, atRoot: true, params: [] }).op;
@@ -81,7 +87,7 @@ export class Planner {
   private compile(node: Algebra.Operation, env: Env): Planned {
     switch (node.type) {
       case 'bgp':
-        return this.bgp((node as Algebra.Bgp).patterns, env);
+        return this.bgp((node as BgpWithFilters).patterns, env, (node as BgpWithFilters).filters ?? []);
       case 'path':
         return this.path(node as Algebra.Path, env);
       case 'join':
@@ -152,15 +158,19 @@ export class Planner {
     return { kind: 'id', id: this.ctx.idOf(g) };
   }
 
-  private bgp(patterns: Algebra.Pattern[], env: Env): Planned {
+  /** A chain of pattern scans, with the filters pushed into it run as soon as their variables are bound. */
+  private bgp(patterns: Algebra.Pattern[], env: Env, filterExpressions: Algebra.Expression[]): Planned {
     if (patterns.length === 0) return { op: new Identity(), mentioned: new Set() };
     const scans = patterns.map(
       (p) => new PatternScan(this.term(p.subject, env.scope), this.term(p.predicate, env.scope), this.term(p.object, env.scope), this.graphRef(p.graph, env)),
     );
-    const ordered = orderPatterns(scans, env.inputVars, this.ctx);
-    const op = ordered.length === 1 ? ordered[0] : new Sequence(ordered);
-    op.estimate = ordered.reduce((acc, s) => acc * Math.max(s.estimate, 0.01), 1);
-    return { op, mentioned: union(...scans.map((s) => s.maybe)) };
+    const filters = filterExpressions.map((e) => new FilterStep(this.expression(e, env), expressionText(e)));
+    const filterSlots = filters.map((f) => f.condition.slots);
+    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots) : keepTextualOrder(scans, env.inputVars, this.ctx);
+    const steps = interleaveFilters(ordered, filters, env.params);
+    const op = steps.length === 1 ? steps[0] : new Sequence(steps);
+    op.estimate = steps[steps.length - 1].estimate;
+    return { op, mentioned: union(...scans.map((s) => s.maybe), ...filterSlots) };
   }
 
   private path(node: Algebra.Path, env: Env): Planned {
@@ -221,9 +231,22 @@ export class Planner {
   }
 
   private filter(node: Algebra.Filter, env: Env): Planned {
+    if (this.optimize) {
+      const { input, rest } = pushDownFilter(node);
+      if (input !== node.input) return this.filterRest(input, rest, env);
+    }
     const child = this.compileChild(node.input, env);
     const condition = this.expression(node.expression, env);
-    return { op: new Filter(child.op, condition), mentioned: union(child.mentioned, condition.slots) };
+    return { op: new Filter(child.op, condition, expressionText(node.expression)), mentioned: union(child.mentioned, condition.slots) };
+  }
+
+  /** The group with some conjuncts pushed into it, under a filter of the others (if any are left). */
+  private filterRest(input: Algebra.Operation, rest: Algebra.Expression[], env: Env): Planned {
+    const child = this.compileChild(input, env);
+    if (rest.length === 0) return child;
+    const expression = rest.reduce((a, b) => ({ type: 'expression', subType: 'operator', operator: '&&', args: [a, b] }) as Algebra.OperatorExpression);
+    const condition = this.expression(expression, env);
+    return { op: new Filter(child.op, condition, expressionText(expression)), mentioned: union(child.mentioned, condition.slots) };
   }
 
   private extend(node: Algebra.Extend, env: Env): Planned {
@@ -306,6 +329,7 @@ export class Planner {
 
   expression(expr: Algebra.Expression, env: Env): CompiledExpression {
     const scope: ExpressionScope = {
+      compareIds: this.optimize,
       slotOf: (name) => env.scope.slot(name),
       planExists: (pattern) => {
         // EXISTS sees the current solution: every slot of the scope may be bound.
@@ -317,6 +341,42 @@ export class Planner {
     return compileExpression(expr, scope);
   }
 }
+
+/**
+ * Pattern scans in their order, each filter placed right after the scan that binds the last slot
+ * it reads; estimates become cumulative (rows after each step, per incoming solution).
+ */
+function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: number[]): Operator[] {
+  const steps: Operator[] = [];
+  const bound = new Set<number>(params);
+  const waiting = [...filters];
+  let rows = 1;
+  const placeReady = () => {
+    for (let i = 0; i < waiting.length; ) {
+      if ([...waiting[i].condition.slots].every((s) => bound.has(s))) {
+        rows *= FILTER_SELECTIVITY;
+        waiting[i].estimate = rows;
+        steps.push(waiting.splice(i, 1)[0]);
+      } else i++;
+    }
+  };
+  for (const scan of scans) {
+    rows *= Math.max(scan.estimate, 0.01);
+    scan.estimate = rows;
+    steps.push(scan);
+    for (const s of scan.maybe) bound.add(s);
+    placeReady();
+  }
+  for (const f of waiting) {
+    rows *= FILTER_SELECTIVITY;
+    f.estimate = rows;
+    steps.push(f);
+  }
+  return steps;
+}
+
+/** The share of solutions a filter is assumed to keep. */
+const FILTER_SELECTIVITY = 0.5;
 
 function containsModifier(node: Algebra.Operation): boolean {
   return [...MODIFIERS].some((type) => contains(node, type));

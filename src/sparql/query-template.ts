@@ -1,0 +1,270 @@
+/**
+ * Queries that differ only in their constants share one parse. Clients (BSBM, applications with
+ * query templates) send the same query shapes with different IRIs, strings and integers; parsing
+ * costs far more than evaluating such a query. A light scan of the text replaces those constants by
+ * numbered placeholders; the template is parsed once, and each query gets a copy of the template's
+ * algebra with its own constants put back.
+ *
+ * Only constants whose token kind the placeholder keeps are replaced (absolute IRIs without dot
+ * segments, short strings without escapes, unsigned integers outside LIMIT/OFFSET), never in the
+ * prologue or as a datatype, so the template has the same grammar as the query. A template whose
+ * placeholders do not all come back as terms of the algebra is not used (e.g. a GROUP_CONCAT
+ * separator): such queries are parsed whole.
+ */
+import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { factory, type Literal, type Term } from '../rdf/terms.js';
+
+const MARK = 'x-quiver-param';
+const INTEGER_MARK = '97777777777';
+const IRI_PREFIX = `urn:${MARK}:`;
+const STRING_PREFIX = `${MARK}:`;
+
+export interface Template {
+  /** The query text with its constants replaced. */
+  text: string;
+  /** The constants, in placeholder order: an IRI, a string's content, or an integer's digits. */
+  constants: string[];
+}
+
+/** The template of a query, or undefined when it has no replaceable constant (or names our marks). */
+export function templateOf(text: string): Template | undefined {
+  if (text.includes(MARK) || text.includes(INTEGER_MARK)) return undefined;
+  const scan = new ConstantScan(text);
+  scan.run();
+  const template = scan.output();
+  return template === text ? undefined : { text: template, constants: scan.constants };
+}
+
+function iriPlaceholder(n: number): string {
+  return `${IRI_PREFIX}${n}`;
+}
+
+function stringPlaceholder(n: number): string {
+  return `${STRING_PREFIX}${n}`;
+}
+
+function integerPlaceholder(n: number): string {
+  return `${INTEGER_MARK}${String(n).padStart(4, '0')}`;
+}
+
+// The IRIREF token of the grammar: no space or control character (U+0000 to U+0020) inside.
+// eslint-disable-next-line no-control-regex
+const IRIREF = /<([^<>"{}|^`\\\u0000-\u0020]*)>/y;
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+/** Characters of names, prefixed names, variables and keywords (as far as this scan cares). */
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 58) || code === 95 || code === 45 || code === 46 || code === 37 || code >= 0xb7
+  );
+}
+const QUERY_FORMS = new Set(['SELECT', 'CONSTRUCT', 'DESCRIBE', 'ASK']);
+const BOUNDARY_BEFORE_NUMBER = new Set([' ', '\t', '\n', '\r', '(', ')', '{', '}', '[', ']', ',', ';', '=', '<', '>', '!', '*', '/', '|', '&']);
+
+/** One pass over the text, token kinds only as far as needed to find the constants. */
+class ConstantScan {
+  readonly constants: string[] = [];
+  private readonly parts: string[] = [];
+  private copiedUpTo = 0;
+  private pos = 0;
+  private inBody = false;
+  private afterSliceKeyword = false;
+
+  constructor(private readonly text: string) {}
+
+  run(): void {
+    const text = this.text;
+    while (this.pos < text.length) {
+      const c = text[this.pos];
+      if (c === '#') this.skipComment();
+      else if (c === '<') this.iri();
+      else if (c === '"' || c === "'") this.string(c);
+      else if (c >= '0' && c <= '9') this.number();
+      else if (c === '?' || c === '$' || c === '@' || isWordChar(text.charCodeAt(this.pos))) this.word();
+      else this.pos++;
+    }
+  }
+
+  output(): string {
+    return this.parts.join('') + this.text.slice(this.copiedUpTo);
+  }
+
+  private replace(start: number, end: number, placeholder: string, constant: string): void {
+    this.parts.push(this.text.slice(this.copiedUpTo, start), placeholder);
+    this.copiedUpTo = end;
+    this.constants.push(constant);
+  }
+
+  /** Comments are left out of the template: clients number or date their queries in them. */
+  private skipComment(): void {
+    const start = this.pos;
+    const end = this.text.indexOf('\n', start);
+    this.pos = end < 0 ? this.text.length : end;
+    this.parts.push(this.text.slice(this.copiedUpTo, start));
+    this.copiedUpTo = this.pos;
+  }
+
+  private iri(): void {
+    IRIREF.lastIndex = this.pos;
+    const match = IRIREF.exec(this.text);
+    if (!match) {
+      this.pos++;
+      return;
+    }
+    const start = this.pos;
+    this.pos += match[0].length;
+    const iri = match[1];
+    const isDatatype = this.text.startsWith('^^', start - 2);
+    if (this.inBody && !isDatatype && ABSOLUTE_IRI.test(iri) && !DOT_SEGMENT.test(iri)) {
+      this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri);
+    }
+  }
+
+  private string(quote: string): void {
+    const text = this.text;
+    const start = this.pos;
+    if (text.startsWith(quote.repeat(3), start)) {
+      const end = text.indexOf(quote.repeat(3), start + 3);
+      this.pos = end < 0 ? text.length : end + 3;
+      return;
+    }
+    let i = start + 1;
+    let escaped = false;
+    while (i < text.length && text[i] !== quote && text[i] !== '\n') {
+      if (text[i] === '\\') {
+        escaped = true;
+        i++;
+      }
+      i++;
+    }
+    this.pos = i + 1;
+    if (i >= text.length || text[i] !== quote) return;
+    if (this.inBody && !escaped) this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i));
+  }
+
+  private number(): void {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    while (i < text.length && text[i] >= '0' && text[i] <= '9') i++;
+    this.pos = i;
+    const next = text[i];
+    const isDecimalOrDouble = next === 'e' || next === 'E' || (next === '.' && text[i + 1] >= '0' && text[i + 1] <= '9');
+    if (isDecimalOrDouble) {
+      // Skip the rest of the number: its digits must not be taken for an integer.
+      i++;
+      while (i < text.length && /[0-9eE+-.]/.test(text[i])) i++;
+      this.pos = i;
+      return;
+    }
+    const slice = this.afterSliceKeyword;
+    this.afterSliceKeyword = false;
+    if (!this.inBody || slice || !this.boundaryBefore(start)) return;
+    this.replace(start, i, integerPlaceholder(this.constants.length), text.slice(start, i));
+  }
+
+  /** A number starts a token only after a delimiter (or a sign that itself follows one). */
+  private boundaryBefore(start: number): boolean {
+    let before = this.text[start - 1];
+    if (before === '+' || before === '-') before = this.text[start - 2];
+    return before === undefined || BOUNDARY_BEFORE_NUMBER.has(before);
+  }
+
+  private word(): void {
+    const text = this.text;
+    const start = this.pos;
+    let i = start + 1;
+    while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
+    this.pos = i;
+    const word = text.slice(start, i).toUpperCase();
+    if (QUERY_FORMS.has(word)) this.inBody = true;
+    this.afterSliceKeyword = word === 'LIMIT' || word === 'OFFSET';
+  }
+}
+
+/**
+ * Checks a template's algebra: every placeholder must appear only as a whole term (an IRI, a
+ * literal's value), or substitution could not restore the query. Returns whether the template is usable.
+ */
+export function placeholdersAreTerms(algebra: Algebra.Operation, count: number): boolean {
+  const seen = new Set<number>();
+  let stray = false;
+  const visit = (node: unknown): void => {
+    if (stray || node === null || typeof node !== 'object') {
+      if (typeof node === 'string' && (node.includes(MARK) || node.includes(INTEGER_MARK))) stray = true;
+      return;
+    }
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const term = node as Partial<Term> & Record<string, unknown>;
+    if (term.termType === 'NamedNode' || term.termType === 'Literal') {
+      const n = placeholderNumber(term as Term);
+      if (n !== undefined) seen.add(n);
+      else if (term.value!.includes(MARK) || term.value!.includes(INTEGER_MARK)) stray = true;
+      return;
+    }
+    for (const key of Object.keys(term)) visit(term[key]);
+  };
+  visit(algebra);
+  return !stray && seen.size === count;
+}
+
+/** The algebra of the query: the template's, with the query's constants in place of the placeholders. */
+export function withConstants<T>(node: T, constants: readonly string[]): T {
+  return substitute(node, constants) as T;
+}
+
+function substitute(node: unknown, constants: readonly string[]): unknown {
+  if (node === null || typeof node !== 'object') return node;
+  if (Array.isArray(node)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < node.length; i++) {
+      const replaced = substitute(node[i], constants);
+      if (replaced !== node[i]) (copy ??= node.slice())[i] = replaced;
+    }
+    return copy ?? node;
+  }
+  const record = node as Record<string, unknown>;
+  const termType = record.termType;
+  if (termType === 'NamedNode' || termType === 'Literal') return substituteTerm(node as Term, constants);
+  if (termType === 'Variable' || termType === 'BlankNode' || termType === 'DefaultGraph') return node;
+  if (termType === 'Quad') {
+    const q = node as Algebra.Pattern;
+    const s = substitute(q.subject, constants) as Algebra.Pattern['subject'];
+    const p = substitute(q.predicate, constants) as Algebra.Pattern['predicate'];
+    const o = substitute(q.object, constants) as Algebra.Pattern['object'];
+    const g = substitute(q.graph, constants) as Algebra.Pattern['graph'];
+    if (s === q.subject && p === q.predicate && o === q.object && g === q.graph) return node;
+    // Keep the pattern's own class and extra fields (the algebra's type tag): only the terms change.
+    return Object.assign(Object.create(Object.getPrototypeOf(q)), q, { subject: s, predicate: p, object: o, graph: g });
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    const replaced = substitute(value, constants);
+    if (replaced !== value) (copy ??= Object.assign(Object.create(Object.getPrototypeOf(record)), record))[key] = replaced;
+  }
+  return copy ?? node;
+}
+
+function substituteTerm(term: Term, constants: readonly string[]): Term {
+  const n = placeholderNumber(term);
+  if (n === undefined) return term;
+  if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
+  const lit = term as Literal;
+  const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);
+  return factory.literal(value, lit.language || lit.datatype);
+}
+
+function placeholderNumber(term: Term): number | undefined {
+  const value = term.value;
+  if (term.termType === 'NamedNode') return value.startsWith(IRI_PREFIX) ? Number(value.slice(IRI_PREFIX.length)) : undefined;
+  if (term.termType !== 'Literal') return undefined;
+  if (value.startsWith(STRING_PREFIX)) return Number(value.slice(STRING_PREFIX.length));
+  const at = value.indexOf(INTEGER_MARK);
+  if (at < 0 || at > 1) return undefined;
+  const digits = value.slice(at + INTEGER_MARK.length);
+  return /^\d{4}$/.test(digits) ? Number(digits) : undefined;
+}
