@@ -1,0 +1,159 @@
+/**
+ * Hostile input: mutated W3C queries and updates, random bytes, invalid UTF-8 and odd media types
+ * sent at a real `quiver serve --memory`. The server must not crash, must not answer 500 to a
+ * request that does not parse, must not hang, and must keep answering {base}/health.
+ *
+ * CI: 3,000 requests. Full run (QUIVER_FULL=1, or QUIVER_FUZZ_REQUESTS=N): 100,000.
+ * Replay a run with QUIVER_SEED (the sequence of requests is the seed's; their interleaving is not).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Random, seedFromEnv } from './prng.js';
+import { runSize, timeLimit } from './run-size.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+import { isHealthy, postUpdate, sleep, update } from './sparql-client.js';
+import { loadCorpus } from './fuzz-corpus.js';
+import { mutate } from './fuzz-mutations.js';
+import { buildRequest, describeRequest, type FuzzRequest } from './fuzz-requests.js';
+
+const REQUESTS = runSize('QUIVER_FUZZ_REQUESTS', 3000, 100_000);
+const CONCURRENCY = 8;
+const HEALTH_EVERY = 200;
+const RESET_EVERY = 2000;
+/** Well past the server's own time limits (10 s): only a hang takes this long. */
+const HANG_MS = 60_000;
+
+/** Data for the queries to chew on: numbers, strings, languages, dates, named graphs. */
+const DATA = `PREFIX : <http://example.org/>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+DROP SILENT ALL ;
+INSERT DATA {
+  :a :p 1, 2.5, "3"^^xsd:decimal, 4e0, "x", "y"@en, "z"@fr-BE, :b, "2020-01-01T00:00:00Z"^^xsd:dateTime, true, "NaN"^^xsd:double .
+  :b :p :c ; :q :a ; :r "" , "\\u00e9\\u0000\\t" .
+  :c :p :a ; a :T ; :name "Carol" .
+  _:x :p _:y . _:y :q 7 .
+  GRAPH :g1 { :a :p :b . :b :p :c }
+  GRAPH :g2 { :c :q "in g2" }
+}`;
+
+interface Failure {
+  kind: 'status 500' | 'hang' | 'connection error' | 'health';
+  request?: string;
+  body?: string;
+  mutations?: string[];
+  raw?: { path: string; headers: Record<string, string>; body?: string };
+}
+
+test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(600_000, 7_200_000) }, async () => {
+  const seed = seedFromEnv();
+  const random = new Random(seed);
+  const { corpus, source } = loadCorpus();
+  console.log(`fuzz: seed ${seed} (replay with QUIVER_SEED=${seed}), ${REQUESTS} requests, seeds: ${source}`);
+  const server = await startServerProcess(['--memory', '--workers', '2', '--query-timeout', '10', '--update-timeout', '10']);
+  const statuses = new Map<number, number>();
+  const failures: Failure[] = [];
+  const slowest: Slow[] = [];
+  let sent = 0;
+  const started = Date.now();
+  try {
+    await update(server.origin, DATA);
+    const next = (): { request: FuzzRequest; mutations: string[] } | undefined => {
+      if (sent >= REQUESTS) return undefined;
+      sent++;
+      const kind = random.chance(0.7) ? 'query' : 'update';
+      const text = random.pick(kind === 'query' ? corpus.queries : corpus.updates);
+      const { body, applied } = mutate(text, random);
+      return { request: buildRequest(kind, body, random), mutations: applied };
+    };
+    const worker = async (): Promise<void> => {
+      for (let job = next(); job; job = next()) {
+        const n = sent;
+        const t0 = Date.now();
+        await sendOne(server, job.request, job.mutations, statuses, failures);
+        keepSlowest(slowest, { ms: Date.now() - t0, mutations: job.mutations, request: describeRequest(job.request).slice(0, 300) });
+        if (n % HEALTH_EVERY === 0 && !(await isHealthy(server.origin))) failures.push({ kind: 'health', request: `after request ${n}` });
+        if (n % RESET_EVERY === 0) await resetData(server.origin);
+        if (!server.alive()) throw new Error(`the server died after ${n} requests:\n${server.stderr()}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    assert.ok(server.alive(), `the server died:\n${server.stderr()}`);
+    assert.ok(await isHealthy(server.origin), 'the server does not answer /health after the run');
+  } finally {
+    await server.stop('SIGTERM');
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
+  console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${byStatus}); ${failures.length} failures`);
+  for (const s of slowest) console.log(`fuzz: slow (${s.ms} ms, ${s.mutations.join('+')}): ${s.request.replace(/\s+/g, ' ')}`);
+  if (failures.length > 0) {
+    const file = join(tmpdir(), `quiver-fuzz-${seed}.json`);
+    writeFileSync(file, JSON.stringify(failures, null, 2));
+    for (const f of failures.slice(0, 10)) console.log(`fuzz failure (${f.kind}): ${f.request}\n  → ${f.body?.slice(0, 2000)}`);
+    console.log(`fuzz: all failures, with the raw requests, in ${file}`);
+  }
+  assert.equal(failures.length, 0, `${failures.length} failures (seed ${seed}); first: ${failures[0]?.kind}: ${failures[0]?.body}`);
+});
+
+/**
+ * Back to the seed data, so that mutated updates cannot grow the store without bound. The reset
+ * waits its turn behind fuzzed updates that may run up to their time limit: retried on 503/504.
+ */
+async function resetData(origin: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await postUpdate(origin, DATA);
+    const body = await response.text();
+    if (response.status === 200 || response.status === 204) return;
+    if (attempt >= 10 || (response.status !== 503 && response.status !== 504)) throw new Error(`resetting the data answered ${response.status}: ${body}`);
+    await sleep(1000);
+  }
+}
+
+interface Slow {
+  ms: number;
+  mutations: string[];
+  request: string;
+}
+
+const SLOWEST_KEPT = 5;
+
+function keepSlowest(slowest: Slow[], entry: Slow): void {
+  if (slowest.length === SLOWEST_KEPT && entry.ms <= slowest[SLOWEST_KEPT - 1].ms) return;
+  slowest.push(entry);
+  slowest.sort((a, b) => b.ms - a.ms);
+  slowest.length = Math.min(slowest.length, SLOWEST_KEPT);
+}
+
+async function sendOne(server: ServerProcess, request: FuzzRequest, mutations: string[], statuses: Map<number, number>, failures: Failure[]): Promise<void> {
+  const raw = { path: request.path, headers: request.headers, body: request.body?.toString('base64') };
+  try {
+    const response = await fetch(server.origin + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+    const body = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    if (response.status === 500 && !isGenuineEvaluationError(body)) {
+      failures.push({ kind: 'status 500', request: describeRequest(request), body, mutations, raw });
+    }
+  } catch (error) {
+    const kind = (error as Error).name === 'TimeoutError' ? 'hang' : 'connection error';
+    failures.push({ kind, request: describeRequest(request), body: String((error as Error).cause ?? error), mutations, raw });
+  }
+}
+
+/**
+ * 500s that are the protocol's answer to an update operation that failed on the data (SPARQL 1.1
+ * Update: CREATE of an existing graph, DROP of a missing one, without SILENT).
+ */
+const GENUINE_EVALUATION_ERRORS: RegExp[] = [/\b(ADD|MOVE|COPY|DROP|CLEAR|CREATE): the graph (<|&lt;)[^<>&]*(>|&gt;) (does not exist|already exists)/];
+
+/** Whatever the error format (text, HTML, JSON, XML), the message is in the body as is or escaped. */
+function isGenuineEvaluationError(body: string): boolean {
+  return GENUINE_EVALUATION_ERRORS.some((pattern) => pattern.test(body));
+}
