@@ -21,6 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startChildServer } from './child-server.js';
 import { freePort, type EngineLauncher, type QueryProtocol } from './engine.js';
+import { virtuosoIni } from './virtuoso-ini.js';
 
 const run = promisify(execFile);
 const GRAPH = 'http://example.org/bsbm';
@@ -37,7 +38,10 @@ export const launchVirtuoso: EngineLauncher = async (context) => {
   const [sqlPort, httpPort] = [await freePort(), await freePort()];
   const dataset = resolve(context.dataset);
   const ini = join(dir, 'virtuoso.ini');
-  writeFileSync(ini, virtuosoIni(dir, dirname(dataset), sqlPort, httpPort, context.queryTimeoutMs));
+  writeFileSync(
+    ini,
+    virtuosoIni({ dir, sqlPort, httpPort, queryTimeoutS: Math.ceil(context.queryTimeoutMs / 1000), readableDirs: [dirname(dataset)], buffers: 250_000, defaultGraph: GRAPH }),
+  );
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
   const child = await startChildServer({
     command: server,
@@ -91,41 +95,4 @@ async function tripleCount(endpoint: string): Promise<number> {
   const response = await fetch(url, { headers: { accept: 'application/sparql-results+json' } });
   const json = (await response.json()) as { results: { bindings: { n: { value: string } }[] } };
   return Number(json.results.bindings[0].n.value);
-}
-
-function virtuosoIni(dir: string, dataDir: string, sqlPort: number, httpPort: number, timeoutMs: number): string {
-  return `[Database]
-DatabaseFile = ${dir}/virtuoso.db
-ErrorLogFile = ${dir}/virtuoso.log
-LockFile = ${dir}/virtuoso.lck
-TransactionFile = ${dir}/virtuoso.trx
-xa_persistent_file = ${dir}/virtuoso.pxa
-MaxCheckpointRemap = 2000
-Striping = 0
-TempStorage = TempDatabase
-
-[TempDatabase]
-DatabaseFile = ${dir}/virtuoso-temp.db
-TransactionFile = ${dir}/virtuoso-temp.trx
-MaxCheckpointRemap = 2000
-Striping = 0
-
-[Parameters]
-ServerPort = 127.0.0.1:${sqlPort}
-NumberOfBuffers = 250000
-MaxDirtyBuffers = 187500
-DirsAllowed = ., ${dataDir}, ${dir}
-CheckpointInterval = 0
-
-[HTTPServer]
-ServerPort = 127.0.0.1:${httpPort}
-ServerRoot = ${dir}
-MaxClientConnections = 8
-ServerThreads = 8
-
-[SPARQL]
-ResultSetMaxRows = 1000000
-MaxQueryExecutionTime = ${Math.ceil(timeoutMs / 1000)}
-DefaultGraph = ${GRAPH}
-`;
 }

@@ -3,23 +3,10 @@
  * JSON): one row per operator, indented as the tree, with the rows the optimizer expected, the rows
  * it got and the time, and a bar for each operator's share of the total time.
  */
+import type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
 import { clear, el, formatDuration, plural } from './dom.js';
 
-export interface PlanNode {
-  operator: string;
-  details: string;
-  estimatedRows: number | null;
-  actualRows: number;
-  timeMs: number;
-  children: PlanNode[];
-}
-
-export interface QueryExplanation {
-  query: string;
-  resultRows: number;
-  totalTimeMs: number;
-  plan: PlanNode;
-}
+export type { PlanNode, QueryExplanation };
 
 /** An estimate this many times off (either way) is flagged: it is where plans go wrong. */
 const MISESTIMATE_FACTOR = 10;

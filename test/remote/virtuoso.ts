@@ -5,10 +5,11 @@
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../bench/engines/engine.js';
+import { virtuosoIni } from '../../bench/engines/virtuoso-ini.js';
 
 const run = promisify(execFile);
 
@@ -37,7 +38,7 @@ export async function startVirtuoso(options: { queryTimeoutS?: number } = {}): P
   const dir = mkdtempSync(join(tmpdir(), 'quiver-virtuoso-'));
   const [sqlPort, httpPort] = [await freePort(), await freePort()];
   const ini = join(dir, 'virtuoso.ini');
-  writeFileSync(ini, virtuosoIni(dir, sqlPort, httpPort, options.queryTimeoutS ?? 60));
+  writeFileSync(ini, virtuosoIni({ dir, sqlPort, httpPort, queryTimeoutS: options.queryTimeoutS ?? 60 }));
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
   const isql = isqlCommand()!;
   const sql = async (statement: string): Promise<string> =>
@@ -108,50 +109,4 @@ function onPath(command: string): boolean {
 
 function isqlCommand(): string | undefined {
   return ['isql-vt', 'isql-v'].find(onPath);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function virtuosoIni(dir: string, sqlPort: number, httpPort: number, queryTimeoutS: number): string {
-  return `[Database]
-DatabaseFile = ${dir}/virtuoso.db
-ErrorLogFile = ${dir}/virtuoso.log
-LockFile = ${dir}/virtuoso.lck
-TransactionFile = ${dir}/virtuoso.trx
-xa_persistent_file = ${dir}/virtuoso.pxa
-Striping = 0
-TempStorage = TempDatabase
-
-[TempDatabase]
-DatabaseFile = ${dir}/virtuoso-temp.db
-TransactionFile = ${dir}/virtuoso-temp.trx
-Striping = 0
-
-[Parameters]
-ServerPort = 127.0.0.1:${sqlPort}
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
-DirsAllowed = ., ${dir}
-CheckpointInterval = 0
-
-[HTTPServer]
-ServerPort = 127.0.0.1:${httpPort}
-ServerRoot = ${dir}
-MaxClientConnections = 8
-ServerThreads = 8
-
-[SPARQL]
-ResultSetMaxRows = 1000000
-MaxQueryExecutionTime = ${queryTimeoutS}
-`;
 }
