@@ -24,6 +24,11 @@ export interface SerializedError {
 
 export function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  if (isStackOverflow(error)) {
+    // Only a request nested thousands deep gets here (parsing, planning or compiling recurse on it):
+    // the client's request is at fault, and whichever stage ran out depends on the JIT's frames.
+    return { name: 'ProtocolError', message: 'the request is nested too deeply (maximum call stack size exceeded)', stack: error.stack };
+  }
   // Only our own classes keep their name: a native SyntaxError thrown deep inside a library (say,
   // JSON.parse on a document that LOAD fetched) is a failed evaluation, not a malformed request.
   const name = error instanceof QuiverError ? error.name : 'Error';
@@ -39,6 +44,10 @@ export function serializeError(error: unknown): SerializedError {
   }
   if (error instanceof OverloadedError) serialized.retryAfterSeconds = error.retryAfterSeconds;
   return serialized;
+}
+
+function isStackOverflow(error: Error): boolean {
+  return error instanceof RangeError && error.message === 'Maximum call stack size exceeded';
 }
 
 /** SyntaxError's constructor appends the position to its message; strip it so it is not doubled. */

@@ -123,6 +123,7 @@ export class QueryGenerator {
 
   private filter(walk: Walk): string | undefined {
     const r = this.random;
+    if (walk.values.size === 0) return undefined;
     const [variable, value] = r.pick([...walk.values]);
     const datatype = datatypeOf(value);
     if (datatype === undefined) {

@@ -82,6 +82,25 @@ describe('request limits', { timeout: 120_000 }, () => {
     }
   });
 
+  it('answers 400, not 500, to requests nested thousands deep, however warm the worker', async () => {
+    const server = await startLocalServer();
+    try {
+      // The JIT shrinks frames as code warms up, so the stage that runs out of stack moves.
+      for (const depth of [500, 2000, 4000, 9000, 9000, 20_000]) {
+        const chain = Array.from({ length: depth }, (_, i) => i).join(' || ');
+        for (const response of [
+          await postQuery(server.origin, `SELECT * WHERE { BIND((${chain}) AS ?x) }`),
+          await postUpdate(server.origin, `INSERT { <${NS}s> <${NS}p> ?x } WHERE { BIND((${chain}) AS ?x) }`),
+        ]) {
+          const body = await response.text();
+          assert.ok(response.status === 200 || response.status === 400, `depth ${depth}: ${response.status} ${body.slice(0, 200)}`);
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   describe('one worker, one queue place, a 2 s time limit', () => {
     let server: RunningServer;
     before(async () => {
