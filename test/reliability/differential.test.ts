@@ -4,7 +4,7 @@
  * optimizer) and by Oxigraph; the multisets of answers must be the same. A disagreement is shrunk
  * to a minimal query and reported with both answers.
  *
- * CI: 300 queries over the first 60,000 triples. Full run (QUIVER_FULL=1): 5,000 queries over the
+ * CI: 200 queries over the first 60,000 triples. Full run (QUIVER_FULL=1): 5,000 queries over the
  * whole file. QUIVER_DIFF_QUERIES and QUIVER_DIFF_TRIPLES override; QUIVER_SEED replays.
  */
 import { after, before, test } from 'node:test';
@@ -26,7 +26,7 @@ import { parseNTriples, profile } from './data-profile.js';
 import { QueryGenerator, render, shrinkings, type GeneratedQuery } from './query-generator.js';
 import { multisetMinus, rowString, type TermLike } from './term-strings.js';
 
-const QUERIES = runSize('QUIVER_DIFF_QUERIES', 300, 5000);
+const QUERIES = runSize('QUIVER_DIFF_QUERIES', 200, 5000);
 const TRIPLES = runSize('QUIVER_DIFF_TRIPLES', 60_000, Number.MAX_SAFE_INTEGER);
 /** Queries with more answers than this are skipped (a cross product, not a test). */
 const ROW_CAP = 20_000;
