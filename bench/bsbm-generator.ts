@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
+import { Random } from './random.js';
 
 const INST = 'http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances/';
 const VOC = 'http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/';
@@ -53,59 +54,8 @@ export interface GeneratorOptions {
   dictionary: Dictionary;
 }
 
-/** sfc32 seeded through splitmix32: small, fast, and the same on every platform. */
-export class Random {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(...keys: (string | number)[]) {
-    let h = 0x811c9dc5;
-    for (const ch of keys.join('/')) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
-    let s = h >>> 0;
-    const split = (): number => {
-      s = (s + 0x9e3779b9) | 0;
-      let t = s ^ (s >>> 16);
-      t = Math.imul(t, 0x21f0aaad);
-      t ^= t >>> 15;
-      t = Math.imul(t, 0x735a2d97);
-      return (t ^ (t >>> 15)) >>> 0;
-    };
-    [this.a, this.b, this.c, this.d] = [split(), split(), split(), split()];
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  /** Uniform integer in [lo, hi]. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  chance(percent: number): boolean {
-    return this.next() * 100 < percent;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-
-  gaussian(mean: number, sigma: number): number {
-    const u = 1 - this.next();
-    const v = this.next();
-    return mean + sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-
+/** The generator's draws, as BSBM makes them, on the shared seeded PRNG. */
+class BsbmRandom extends Random {
   /** A count around `average` (normal, mean 3, sd 1, scaled), as BSBM draws entities per owner. */
   countAround(average: number, plusOne = true): number {
     let g = this.gaussian(3, 1);
@@ -150,7 +100,7 @@ const typed = (text: string, datatype: string): string => `"${text}"^^<${datatyp
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const dateLit = (ms: number): string => typed(day(ms), XSD + 'date');
 const dateTimeLit = (ms: number): string => typed(`${day(ms)}T00:00:00`, XSD + 'dateTime');
-const between = (rng: Random, from: number, to: number): number => from + rng.int(0, Math.floor((to - from) / DAY)) * DAY;
+const between = (rng: BsbmRandom, from: number, to: number): number => from + rng.int(0, Math.floor((to - from) / DAY)) * DAY;
 
 /**
  * Every triple of the dataset, as N-Triples lines, in batches (a batch is one entity or a few).
@@ -164,7 +114,7 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
 
   // Product types, breadth first.
   const branching = typeBranching(products);
-  const typeRng = new Random(seed, 'types');
+  const typeRng = new BsbmRandom(seed, 'types');
   const root: ProductType = { nr: 1, depth: 0, features: [] };
   const inner: ProductType[] = [root];
   const leaves: ProductType[] = [];
@@ -187,7 +137,7 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   }
 
   // Features: each type below the root owns some, more the deeper it is; leaves as their parents.
-  const featureRng = new Random(seed, 'features');
+  const featureRng = new BsbmRandom(seed, 'features');
   const depth = branching.length;
   const depthSum = (depth * (depth + 1)) / 2 - 1;
   const featureRange = (d: number): [number, number] => [Math.floor((35 * (d + 1)) / depthSum), Math.floor((75 * (d + 1)) / depthSum)];
@@ -210,9 +160,9 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   }
 
   // Producers and their products.
-  const producerRng = new Random(seed, 'producers');
-  const productRng = new Random(seed, 'products');
-  const countryOf = (rng: Random): (typeof COUNTRIES)[number] => {
+  const producerRng = new BsbmRandom(seed, 'producers');
+  const productRng = new BsbmRandom(seed, 'products');
+  const countryOf = (rng: BsbmRandom): (typeof COUNTRIES)[number] => {
     let r = rng.next() * 100;
     for (const c of COUNTRIES) if ((r -= c[1]) < 0) return c;
     return COUNTRIES[0];
@@ -233,8 +183,8 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   }
 
   // Vendors and their offers.
-  const vendorRng = new Random(seed, 'vendors');
-  const offerRng = new Random(seed, 'offers');
+  const vendorRng = new BsbmRandom(seed, 'vendors');
+  const offerRng = new BsbmRandom(seed, 'offers');
   const offers = products * 20;
   let offerNr = 0;
   for (let vendorNr = 1; offerNr < offers; vendorNr++) {
@@ -273,8 +223,8 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   }
 
   // Rating sites, their reviewers, and the reviewers' reviews.
-  const siteRng = new Random(seed, 'ratingsites');
-  const reviewRng = new Random(seed, 'reviews');
+  const siteRng = new BsbmRandom(seed, 'ratingsites');
+  const reviewRng = new BsbmRandom(seed, 'reviews');
   const reviews = products * 10;
   let reviewNr = 0;
   let personNr = 0;
@@ -303,7 +253,7 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
           line(review, voc('reviewDate'), dateTimeLit(reviewed)) +
           line(review, `<${DC}title>`, lit(reviewRng.sentence(words, 4, 15))) +
           line(review, `<${REV}text>`, `"${reviewRng.sentence(words, 50, 200)}"@${language}`);
-        for (let r = 1; r <= 4; r++) if (reviewRng.chance(70)) text += line(review, voc(`rating${r}`), typed(String(reviewRng.int(1, 10)), XSD + 'integer'));
+        for (let r = 1; r <= 4; r++) if (reviewRng.chance(0.7)) text += line(review, voc(`rating${r}`), typed(String(reviewRng.int(1, 10)), XSD + 'integer'));
         text += line(review, `<${DC}publisher>`, site) + line(review, `<${DC}date>`, dateLit(between(reviewRng, reviewed, TODAY)));
       }
       yield text;
@@ -313,7 +263,7 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
 
 /** Products per producer, as the last product number of each producer (its own stream). */
 function producerShares(products: number, seed: number): number[] {
-  const rng = new Random(seed, 'producer-shares');
+  const rng = new BsbmRandom(seed, 'producer-shares');
   const ends: number[] = [];
   for (let nr = 0; nr < products; ) ends.push((nr += Math.min(products - nr, rng.countAround(50))));
   return ends;
@@ -331,7 +281,7 @@ function producerOf(ends: number[], product: number): number {
   return lo + 1;
 }
 
-function productTriples(nr: number, producerNr: number, producer: string, rng: Random, leaves: ProductType[], words: string[], line: (s: string, p: string, o: string) => string): string {
+function productTriples(nr: number, producerNr: number, producer: string, rng: BsbmRandom, leaves: ProductType[], words: string[], line: (s: string, p: string, o: string) => string): string {
   const product = iri(`dataFromProducer${producerNr}/Product${nr}`);
   const leaf = leaves[rng.skewed(0, 2, leaves.length) - 1];
   let text =
@@ -341,10 +291,10 @@ function productTriples(nr: number, producerNr: number, producer: string, rng: R
   for (let t: ProductType | undefined = leaf; t; t = t.parent) text += line(product, RDF_TYPE, iri(`ProductType${t.nr}`));
   text += line(product, voc('producer'), producer);
   // Property kinds 1 (40%), 2 (20%), 3 (40%) decide which of the optional properties 4-6 exist.
-  const kind = rng.chance(40) ? 1 : rng.chance(33.3) ? 2 : 3;
-  const has4 = kind === 1 ? [true, true] : kind === 2 ? [rng.chance(50), rng.chance(50)] : [false, false];
-  const has5 = kind === 1 ? [true, true] : [rng.chance(25), rng.chance(25)];
-  const has6 = kind === 3 ? [rng.chance(50), rng.chance(50)] : [false, false];
+  const kind = rng.chance(0.4) ? 1 : rng.chance(0.333) ? 2 : 3;
+  const has4 = kind === 1 ? [true, true] : kind === 2 ? [rng.chance(0.5), rng.chance(0.5)] : [false, false];
+  const has5 = kind === 1 ? [true, true] : [rng.chance(0.25), rng.chance(0.25)];
+  const has6 = kind === 3 ? [rng.chance(0.5), rng.chance(0.5)] : [false, false];
   const numeric = [true, true, true, has4[0], has5[0], has6[0]];
   const textual = [true, true, true, has4[1], has5[1], has6[1]];
   numeric.forEach((has, i) => {
@@ -354,7 +304,7 @@ function productTriples(nr: number, producerNr: number, producer: string, rng: R
     if (has) text += line(product, voc(`productPropertyTextual${i + 1}`), typed(rng.sentence(words, 3, 15), XSD + 'string'));
   });
   for (let t: ProductType | undefined = leaf; t?.parent; t = t.parent) {
-    for (const f of t.features) if (rng.chance(25)) text += line(product, voc('productFeature'), iri(`ProductFeature${f}`));
+    for (const f of t.features) if (rng.chance(0.25)) text += line(product, voc('productFeature'), iri(`ProductFeature${f}`));
   }
   text += line(product, `<${DC}publisher>`, producer) + line(product, `<${DC}date>`, dateLit(between(rng, Date.UTC(2000, 9, 20), Date.UTC(2007, 0, 23))));
   return text;

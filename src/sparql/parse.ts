@@ -7,6 +7,7 @@
 import { Parser } from '@traqula/parser-sparql-1-1';
 import { toAlgebra } from '@traqula/algebra-sparql-1-1';
 import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { BoundedMap } from '../bounded-map.js';
 import { SyntaxError } from '../errors.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 
@@ -33,30 +34,30 @@ const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
 const QUERY_CACHE_SIZE = 512;
-const queryCache = new Map<string, ParsedQuery>();
+const queryCache = new BoundedMap<string, ParsedQuery>(QUERY_CACHE_SIZE);
 
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const key = `${baseIri ?? ''}\u0000${text}`;
-  let parsed = recall(queryCache, key);
+  let parsed = queryCache.get(key);
   if (!parsed) {
     parsed = parseThroughTemplate(text, baseIri) ?? parseQueryText(text, baseIri);
-    remember(queryCache, key, parsed);
+    queryCache.set(key, parsed);
   }
   return parsed;
 }
 
 /** Parsed templates by template text; null: the template cannot stand for its queries. */
-const templateCache = new Map<string, ParsedQuery | null>();
+const templateCache = new BoundedMap<string, ParsedQuery | null>(QUERY_CACHE_SIZE);
 
 /** The query as a copy of its template's parse, or undefined when there is no usable template. */
 function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | undefined {
   const template = templateOf(text);
   if (!template) return undefined;
   const key = `${baseIri ?? ''}\u0000${template.text}`;
-  let parsed = recall(templateCache, key);
+  let parsed = templateCache.get(key);
   if (parsed === undefined) {
     parsed = parseTemplate(template, baseIri);
-    remember(templateCache, key, parsed);
+    templateCache.set(key, parsed);
   }
   if (parsed === null) return undefined;
   return { ...parsed, algebra: withConstants(parsed.algebra, template.constants) };
@@ -70,21 +71,6 @@ function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null
     // The query itself will be parsed, and its own error reported.
     return null;
   }
-}
-
-function recall<V>(cache: Map<string, V>, key: string): V | undefined {
-  const cached = cache.get(key);
-  if (cached !== undefined) {
-    // Re-inserted so that the map's order stays least recently used first.
-    cache.delete(key);
-    cache.set(key, cached);
-  }
-  return cached;
-}
-
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= QUERY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
 }
 
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {

@@ -32,7 +32,7 @@ import {
   rangeFor,
   type IndexLayout,
 } from './index-layout.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../bounded-map.js';
 import { IdBitset } from './id-bitset.js';
 import { DeferredQuads, fillKey, indexHandle, writePrimary, type IndexHandle } from './sorted-index-writes.js';
 import type { QuadBatch } from './sorted-keys.js';

@@ -4,7 +4,7 @@
  */
 import type { RootDatabase } from 'lmdb';
 import type { Term } from '../rdf/terms.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../bounded-map.js';
 import type { TermId } from './quad-store.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import type { IdToTermDatabase, TermToIdDatabase } from './term-dictionary.js';

@@ -1,5 +1,5 @@
 /**
- * A Map with a size limit, for the term caches. Two generations: entries go into the young map;
+ * A Map with a size limit, for caches (terms, parsed queries). Two generations: entries go into the young map;
  * when it is full it becomes the old map and the previous old map is dropped. A hit in the old
  * map is moved back into the young one, so hot entries (predicates, classes, common objects)
  * survive while one-off entries fall out. Every operation is O(1): no per-entry bookkeeping and no
