@@ -21,6 +21,8 @@ interface LoadFigures {
   name: string;
   statements: number;
   seconds: number;
+  /** CPU time of the whole process (user + system, every thread): steadier than wall time on a shared machine. */
+  cpuSeconds: number;
   perSecond: number;
   storeBytes: number;
   bytesPerStatement: number;
@@ -40,14 +42,17 @@ async function measure(name: string, file: string): Promise<LoadFigures> {
     const store = openStore({ path: dir });
     const { format, gzip } = rdfFormatForFileName(file)!;
     const started = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     const result = await loadFile(store, { path: file, format, gzip });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpu = process.cpuUsage(cpuBefore);
     await store.close();
     const storeBytes = statSync(join(dir, 'data.mdb')).size;
     return {
       name,
       statements: result.statements,
       seconds: round(seconds, 2),
+      cpuSeconds: round((cpu.user + cpu.system) / 1e6, 2),
       perSecond: Math.round(result.statements / seconds),
       storeBytes,
       bytesPerStatement: round(storeBytes / result.statements, 1),

@@ -17,10 +17,17 @@ import { bsbmLikeChunks } from './bsbm-like-data.js';
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const { values } = parseArgs({ options: { statements: { type: 'string', default: '5000000' } } });
 
-function residentMiB(pid: number): number {
+interface Resident {
+  /** VmRSS: everything resident, pages of the memory-mapped store file included. */
+  total: number;
+  /** RssAnon: the process's own memory (heap, buffers, LMDB's dirty pages); the file's pages are the kernel's to drop. */
+  anonymous: number;
+}
+
+function residentMiB(pid: number): Resident {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kib / 1024);
+  const mib = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  return { total: mib('VmRSS'), anonymous: mib('RssAnon') };
 }
 
 async function main(): Promise<void> {
@@ -32,16 +39,29 @@ async function main(): Promise<void> {
     const started = Date.now();
     let sent = 0;
     let peak = 0;
+    let peakAnonymous = 0;
     let nextReport = total / 10;
-    const sampler = setInterval(() => (peak = Math.max(peak, residentMiB(child.pid!))), 200);
-    console.log('statements sent    RSS now (MiB)   peak so far (MiB)');
+    const sample = (): Resident => {
+      const now = residentMiB(child.pid!);
+      peak = Math.max(peak, now.total);
+      peakAnonymous = Math.max(peakAnonymous, now.anonymous);
+      return now;
+    };
+    const sampler = setInterval(() => {
+      // The child may have exited between two samples.
+      try {
+        sample();
+      } catch {
+        /* gone */
+      }
+    }, 200);
+    console.log('statements sent    RSS now (MiB)   anonymous now (MiB)   peak RSS (MiB)   peak anonymous (MiB)');
     for (const chunk of bsbmLikeChunks(total)) {
       if (!child.stdin.write(chunk)) await once(child.stdin, 'drain');
       sent += 12;
       if (sent >= nextReport) {
-        const now = residentMiB(child.pid!);
-        peak = Math.max(peak, now);
-        console.log(`${String(sent).padStart(15)} ${String(now).padStart(15)} ${String(peak).padStart(19)}`);
+        const now = sample();
+        console.log(`${String(sent).padStart(15)} ${String(now.total).padStart(16)} ${String(now.anonymous).padStart(21)} ${String(peak).padStart(16)} ${String(peakAnonymous).padStart(22)}`);
         nextReport += total / 10;
       }
     }
@@ -49,7 +69,7 @@ async function main(): Promise<void> {
     // The commit (secondary indexes, dictionary) happens after the last statement: keep sampling.
     const [code] = await exited;
     clearInterval(sampler);
-    console.log(`exit ${code}, ${sent} statements in ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${peak} MiB`);
+    console.log(`exit ${code}, ${sent} statements in ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${peak} MiB, peak anonymous ${peakAnonymous} MiB`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

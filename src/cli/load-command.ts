@@ -74,6 +74,8 @@ async function loadOne(store: ReturnType<typeof openStore>, source: LoadSource, 
   const quiet = context.values['quiet'] === true;
   const label = source.path === '-' ? '<stdin>' : source.path;
   const interval = Number(context.env['QUIVER_PROGRESS_INTERVAL_MS']) || undefined;
+  // Statements per transaction of a load into an empty store (tests lower it to get many stages).
+  const stageStatements = Number(context.env['QUIVER_LOAD_STAGE_STATEMENTS']) || undefined;
   const reporter = new ProgressReporter(context.out, label, source.path === '-' ? undefined : statSync(source.path).size, Date.now, interval);
   const started = Date.now();
   try {
@@ -81,6 +83,7 @@ async function loadOne(store: ReturnType<typeof openStore>, source: LoadSource, 
       graphKey: context.graphKey,
       baseIri: stringOption(context.values, 'base') ?? baseIriOf(source.path),
       lenient: context.values['lenient'] === true,
+      stageStatements,
       onProgress: quiet ? undefined : (progress) => reporter.update(progress),
       onSkipped: (message) => {
         reporter.clear();

@@ -17,6 +17,7 @@ import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
+import { recoverInterruptedLoad, startStagedLoad, type StagedLoad } from './staged-load.js';
 
 /** 9 indexes + dictionary (2) + meta, graphs, predicates, with room to grow. */
 const MAX_DATABASES = 32;
@@ -54,7 +55,10 @@ export class LmdbQuadStore implements QuadStore {
         overlappingSync: false,
       });
       const context = new StoreContext(env, openDatabases(env, readOnly), readOnly);
-      if (!readOnly) initializeFormat(context);
+      if (!readOnly) {
+        initializeFormat(context);
+        recoverInterruptedLoad(context);
+      }
       else checkFormat(context);
       return new LmdbQuadStore(context, path, temporary);
     } catch (error) {
@@ -118,6 +122,23 @@ export class LmdbQuadStore implements QuadStore {
       context.writing = false;
     }
     return result as T;
+  }
+
+  /**
+   * A load in several transactions (bounded memory) with the effect of one: for an empty store only
+   * (see staged-load.ts); undefined when the store holds anything. Nothing else writes through this
+   * handle until the load finishes or aborts.
+   */
+  beginStagedLoad(): StagedLoad | undefined {
+    const context = this.writableContext();
+    context.writing = true;
+    let load: StagedLoad | undefined;
+    try {
+      load = startStagedLoad(context, () => (context.writing = false));
+      return load;
+    } finally {
+      if (!load) context.writing = false;
+    }
   }
 
   async close(): Promise<void> {

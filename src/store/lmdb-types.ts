@@ -36,6 +36,8 @@ export interface KvDatabase<K, V> {
   getValues(key: K, options?: ReadOptions): Iterable<V>;
   putSync(key: K, value: V, flags?: PutFlags): boolean;
   removeSync(key: K): boolean;
+  /** Removes every entry (inside the current write transaction). */
+  clearSync(): void;
 }
 
 /** An ID index: keys are IDs in index order, values empty. */

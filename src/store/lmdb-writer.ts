@@ -336,6 +336,17 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.counts.flush(this.context.dbs, this.reads, this.nextId);
   }
 
+  /**
+   * Ends one transaction of a staged load (staged-load.ts), the writer living on into the next:
+   * statistics are written, whereas the held-back index and dictionary entries stay held back so
+   * that their sorted runs keep growing across transactions.
+   */
+  endStage(): void {
+    this.counts.distinctSubjects += this.subjects.settle();
+    this.counts.distinctObjects += this.objects.settle();
+    this.counts.flush(this.context.dbs, this.reads, this.nextId);
+  }
+
   /** Ends the writer: flushes, then refuses further use (the transaction is about to commit). */
   finish(): void {
     this.flush();

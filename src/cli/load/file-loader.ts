@@ -1,8 +1,10 @@
 /**
- * Loads one RDF source into a store as one all-or-nothing write transaction: a parse worker reads
- * and parses (parse-worker.ts) while this thread interns terms and writes index entries in large
- * sorted batches (StoreWriter.addAll). A syntax error, or the process dying half way, leaves the
- * store exactly as it was before the file: the transaction never commits.
+ * Loads one RDF source into a store, all or nothing: a parse worker reads and parses (parse-worker.ts)
+ * while this thread interns terms and writes index entries in large sorted batches
+ * (StoreWriter.addAll). A syntax error, or the process dying half way, leaves the store exactly as
+ * it was before the file. Into a store with data that is one write transaction that never commits;
+ * into an empty store it is a staged load (store/staged-load.ts): several transactions, so memory
+ * stays bounded, undone by the loader on error or by the next open after a crash.
  */
 import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
@@ -36,6 +38,8 @@ export interface LoadFileOptions {
   lenient?: boolean;
   /** Statements per sorted write (tests lower it to exercise many batches). */
   writeBatch?: number;
+  /** Statements per transaction when loading into an empty store in stages (tests lower it). */
+  stageStatements?: number;
   onProgress?: (progress: LoadProgress) => void;
   /** Called for each skipped statement reported (the first few of a file). */
   onSkipped?: (message: string) => void;
@@ -71,10 +75,50 @@ export async function loadFile(store: QuadStore, source: LoadSource, options: Lo
   if (!store.writeAsync) throw new Error('this store cannot hold a transaction open across a streamed load');
   const messages = startParser(source, options);
   try {
-    return await store.writeAsync((writer) => consume(writer, messages, source, options));
+    const staged = (store as StagedLoading).beginStagedLoad?.();
+    if (staged) return await loadInStages(staged, messages, source, options);
+    return await store.writeAsync((writer) => new MessageConsumer(writer, messages, source, options).consume(Infinity).then(loadResult));
   } finally {
     await messages.stop();
   }
+}
+
+/** A store that can load an empty store in several transactions (LmdbQuadStore; see store/staged-load.ts). */
+interface StagedLoading {
+  beginStagedLoad?(): StagedLoadHandle | undefined;
+}
+
+interface StagedLoadHandle {
+  stage<T>(fn: (writer: StoreWriter) => Promise<T>): Promise<T>;
+  finish(): void;
+  abort(): void;
+}
+
+/** Statements per transaction of a staged load: bounds what LMDB holds in memory (dirty pages). */
+const DEFAULT_STAGE_STATEMENTS = 1 << 20;
+
+async function loadInStages(load: StagedLoadHandle, messages: MessageChannel, source: LoadSource, options: LoadFileOptions): Promise<FileLoadResult> {
+  const budget = options.stageStatements ?? DEFAULT_STAGE_STATEMENTS;
+  try {
+    let consumer: MessageConsumer | undefined;
+    let result: FileLoadResult | undefined;
+    while (result === undefined) {
+      result = await load.stage(async (writer) => {
+        consumer ??= new MessageConsumer(writer, messages, source, options);
+        return consumer.consume(budget);
+      });
+    }
+    load.finish();
+    return result;
+  } catch (error) {
+    load.abort();
+    throw error;
+  }
+}
+
+function loadResult(result: FileLoadResult | undefined): FileLoadResult {
+  if (result === undefined) throw new Error('the parser ended without a result');
+  return result;
 }
 
 interface MessageChannel extends AsyncIterable<ParseWorkerMessage> {
@@ -132,28 +176,50 @@ function startParser(source: LoadSource, options: LoadFileOptions): MessageChann
   };
 }
 
-async function consume(writer: StoreWriter, messages: MessageChannel, source: LoadSource, options: LoadFileOptions): Promise<FileLoadResult> {
-  const batcher = new WriteBatcher(writer, options.writeBatch ?? DEFAULT_WRITE_BATCH);
-  for await (const message of messages) {
-    switch (message.type) {
-      case 'batch':
-        batcher.take(message);
-        messages.ack();
-        batcher.writeWhenFull();
-        options.onProgress?.(message);
-        break;
-      case 'skipped':
-        options.onSkipped?.(message.message);
-        break;
-      case 'error':
-        throw new LoadSyntaxError(displayName(source.path), bareMessage(message.message), message.line, message.column);
-      case 'end':
-        batcher.writeAll();
-        options.onProgress?.(message);
-        return { statements: message.statements, skipped: message.skipped, bytesRead: message.bytesRead, added: batcher.added };
-    }
+/** Turns the parser's messages into writes; may stop after a number of statements and go on later. */
+class MessageConsumer {
+  private readonly batcher: WriteBatcher;
+  private readonly iterator: AsyncIterator<ParseWorkerMessage>;
+
+  constructor(
+    writer: StoreWriter,
+    private readonly messages: MessageChannel,
+    private readonly source: LoadSource,
+    private readonly options: LoadFileOptions,
+  ) {
+    this.batcher = new WriteBatcher(writer, options.writeBatch ?? DEFAULT_WRITE_BATCH);
+    this.iterator = messages[Symbol.asyncIterator]();
   }
-  throw new Error('the parser ended without a result');
+
+  /** Consumes messages up to the end (the result), or until about `budget` statements went in (undefined). */
+  async consume(budget: number): Promise<FileLoadResult | undefined> {
+    const { batcher, options } = this;
+    let taken = 0;
+    while (taken < budget) {
+      const next = await this.iterator.next();
+      if (next.done) throw new Error('the parser ended without a result');
+      const message = next.value;
+      switch (message.type) {
+        case 'batch':
+          batcher.take(message);
+          this.messages.ack();
+          batcher.writeWhenFull();
+          taken += message.count;
+          options.onProgress?.(message);
+          break;
+        case 'skipped':
+          options.onSkipped?.(message.message);
+          break;
+        case 'error':
+          throw new LoadSyntaxError(displayName(this.source.path), bareMessage(message.message), message.line, message.column);
+        case 'end':
+          batcher.writeAll();
+          options.onProgress?.(message);
+          return { statements: message.statements, skipped: message.skipped, bytesRead: message.bytesRead, added: batcher.added };
+      }
+    }
+    return undefined;
+  }
 }
 
 /** The LMDB writer's extras for loads (see lmdb-writer.ts); any StoreWriter works without them. */

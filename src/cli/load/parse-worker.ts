@@ -17,7 +17,7 @@ import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 8;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
 const LOCAL_LIMIT = 1 << 21;
 /** Key characters before the worker starts over: long literals would otherwise fill memory first. */

@@ -1,0 +1,177 @@
+/**
+ * A load into an EMPTY store, in several transactions instead of one: memory stays bounded however
+ * large the file (LMDB keeps a write transaction's dirty pages in memory), and each transaction's
+ * B-tree work is cheaper (a short dirty-page list).
+ *
+ * All-or-nothing is kept with an undo marker instead of a single transaction:
+ *  1. the first transaction records, durably, that a load is in progress (LOAD_MARKER: which process);
+ *  2. the data goes in through stages, each committed with MDB_NOMETASYNC: the data pages are synced
+ *     but not the meta page, so a machine crash loses at most the last stage, never the file's
+ *     integrity;
+ *  3. the last transaction writes what the writer held back, removes the marker and commits with a
+ *     full sync: once it returns the whole file is durable.
+ * A load that fails undoes itself (the store was empty: it is cleared again). A load whose process
+ * died (SIGKILL, power loss) leaves the marker behind, and the next writable open of the store sees
+ * that the process is gone and clears the store (recoverInterruptedLoad).
+ *
+ * Only for an empty store, because then "as before the load" is "empty", which needs no undo log.
+ * Meanwhile other processes reading the store see the load's committed stages, without the index
+ * entries it still holds back; writers elsewhere should not write into a store that is being loaded
+ * for the first time (a failed load clears their writes too).
+ */
+import { readFileSync } from 'node:fs';
+import { FIRST_TERM_ID } from './quad-store.js';
+import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
+import type { StoreContext } from './store-context.js';
+import { LmdbStoreWriter } from './lmdb-writer.js';
+
+/** Meta key of the undo marker; its value says which process is loading (LoadOwner as JSON). */
+export const LOAD_MARKER = 'loadInProgress';
+
+/** lmdb-js transaction flags: abortable, synchronous commit (its default), plus LMDB's per-transaction flags. */
+const TXN_DEFAULT = 3;
+const MDB_NOMETASYNC = 0x40000;
+
+interface LoadOwner {
+  pid: number;
+  /** Linux boot id: a pid of an earlier boot names no live process. Empty where unknown. */
+  boot: string;
+}
+
+export class StagedLoad {
+  private done = false;
+
+  /** Use LmdbQuadStore.beginStagedLoad. */
+  constructor(
+    private readonly context: StoreContext,
+    readonly writer: LmdbStoreWriter,
+    private readonly release: () => void,
+  ) {}
+
+  /**
+   * Runs fn in one transaction of the load; it may await (the parser) in between writes. Committed
+   * without syncing the meta page: durable only at `finish`, undone by a crash before it.
+   */
+  async stage<T>(fn: (writer: LmdbStoreWriter) => Promise<T>): Promise<T> {
+    this.checkActive();
+    let result: T | undefined;
+    await this.context.env.transactionSync(async () => {
+      result = await fn(this.writer);
+      this.writer.endStage();
+    }, TXN_DEFAULT | MDB_NOMETASYNC);
+    return result as T;
+  }
+
+  /** Writes what the writer held back, removes the marker and commits durably. */
+  finish(): void {
+    this.checkActive();
+    try {
+      this.context.env.transactionSync(() => {
+        this.writer.finish();
+        this.context.dbs.meta.removeSync(LOAD_MARKER);
+      });
+    } finally {
+      this.end();
+    }
+  }
+
+  /** Undoes the load: the store is empty again (durably). */
+  abort(): void {
+    if (this.done) return;
+    try {
+      this.context.env.transactionSync(() => clearStore(this.context));
+    } finally {
+      this.end();
+    }
+  }
+
+  private end(): void {
+    this.done = true;
+    this.writer.abandon();
+    this.release();
+  }
+
+  private checkActive(): void {
+    if (this.done) throw new Error('this staged load has ended');
+  }
+}
+
+/**
+ * Starts a staged load when the store is empty: records the marker durably and returns the load's
+ * writer, which lives across all its transactions. Undefined when the store holds anything.
+ */
+export function startStagedLoad(context: StoreContext, release: () => void): StagedLoad | undefined {
+  let writer: LmdbStoreWriter | undefined;
+  context.env.transactionSync(() => {
+    if (!isEmpty(context)) return;
+    context.dbs.meta.putSync(LOAD_MARKER, Buffer.from(JSON.stringify(currentOwner())));
+    writer = new LmdbStoreWriter(context);
+  });
+  return writer ? new StagedLoad(context, writer, release) : undefined;
+}
+
+function isEmpty(context: StoreContext): boolean {
+  const nextId = context.dbs.meta.getBinaryFast(META.nextId);
+  if (nextId !== undefined && decodeCount(nextId) !== FIRST_TERM_ID) return false;
+  for (const _ of context.dbs.graphs.getKeys({ limit: 1 })) return false;
+  return true;
+}
+
+/**
+ * At a writable open: a marker left by a process that no longer runs means a load died half way
+ * into an empty store; clearing the store puts it back as it was. A marker of a live process is
+ * left alone (that load is still running).
+ */
+export function recoverInterruptedLoad(context: StoreContext): boolean {
+  const found = context.dbs.meta.get(LOAD_MARKER);
+  if (found === undefined) return false;
+  const owner = parseOwner(Buffer.from(found.buffer, found.byteOffset, found.byteLength).toString('utf8'));
+  if (owner !== undefined && isRunning(owner)) return false;
+  context.env.transactionSync(() => {
+    // Checked again under the write lock: another process may have recovered it meanwhile.
+    if (context.dbs.meta.getBinaryFast(LOAD_MARKER) !== undefined) clearStore(context);
+  });
+  return true;
+}
+
+/** Empties every database and writes the format version back: a fresh store. */
+function clearStore(context: StoreContext): void {
+  const dbs = context.dbs;
+  for (const db of dbs.indexes.values()) db.clearSync();
+  for (const db of [dbs.idToTerm, dbs.termToId, dbs.meta, dbs.graphs, dbs.predicates]) db.clearSync();
+  dbs.meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));
+  context.termsById.clear();
+  context.idsByKey.clear();
+}
+
+function currentOwner(): LoadOwner {
+  return { pid: process.pid, boot: bootId() };
+}
+
+function parseOwner(text: string): LoadOwner | undefined {
+  try {
+    const owner = JSON.parse(text) as Partial<LoadOwner>;
+    return typeof owner.pid === 'number' ? { pid: owner.pid, boot: String(owner.boot ?? '') } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(owner: LoadOwner): boolean {
+  if (owner.boot !== bootId()) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
