@@ -3,7 +3,9 @@
  * `quiver load -` and samples the child's resident memory as the statements go in. A load whose
  * memory is bounded shows RSS levelling off while the statement count keeps growing.
  *
- *   node dist/bench/load/memory-bench.js [--statements N]
+ *   node dist/bench/load/memory-bench.js [--statements N] [--every N]
+ *
+ * --every: statements between two printed samples (default: a tenth of the total).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { bsbmLikeChunks } from './bsbm-like-data.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const { values } = parseArgs({ options: { statements: { type: 'string', default: '5000000' } } });
+const { values } = parseArgs({ options: { statements: { type: 'string', default: '5000000' }, every: { type: 'string' } } });
 
 interface Resident {
   /** VmRSS: everything resident, pages of the memory-mapped store file included. */
@@ -40,7 +42,8 @@ async function main(): Promise<void> {
     let sent = 0;
     let peak = 0;
     let peakAnonymous = 0;
-    let nextReport = total / 10;
+    const every = values.every === undefined ? total / 10 : Number(values.every);
+    let nextReport = every;
     const sample = (): Resident => {
       const now = residentMiB(child.pid!);
       peak = Math.max(peak, now.total);
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
       if (sent >= nextReport) {
         const now = sample();
         console.log(`${String(sent).padStart(15)} ${String(now.total).padStart(16)} ${String(now.anonymous).padStart(21)} ${String(peak).padStart(16)} ${String(peakAnonymous).padStart(22)}`);
-        nextReport += total / 10;
+        nextReport += every;
       }
     }
     child.stdin.end();

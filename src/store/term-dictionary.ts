@@ -86,9 +86,12 @@ export class DictionaryReader {
   /** The ID of a canonical term key, or undefined. */
   idOfKey(key: string): TermId | undefined {
     if (key === DEFAULT_GRAPH_KEY) return DEFAULT_GRAPH_ID;
+    const hashed = dictionaryKeyOf(key);
+    // One point read settles the usual miss (a load meeting a new term), cheaper than a cursor.
+    if (this.reads.get(this.termToId, hashed) === undefined) return undefined;
     // Candidates first, then their terms: a cursor stays untouched by the reads that confirm.
     const candidates: TermId[] = [];
-    for (const value of this.termToId.getValues(dictionaryKeyOf(key), this.reads.options)) candidates.push(decodeId(value));
+    for (const value of this.termToId.getValues(hashed, this.reads.options)) candidates.push(decodeId(value));
     return candidates.find((id) => this.keyOfId(id) === key);
   }
 
