@@ -42,7 +42,7 @@ export interface DriverOptions {
 
 /** Runs every mix once, spread over `clients` concurrent clients; returns one sample per query. */
 export async function runMixes(mixes: QueryMix[], options: DriverOptions): Promise<DriverRun> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+  const agent = new Agent({ keepAlive: !options.protocol?.freshConnections, maxSockets: options.clients });
   const samples: QuerySample[] = [];
   let next = 0;
   const client = async (id: number): Promise<void> => {

@@ -3,6 +3,7 @@
  * graceful stop on SIGTERM/SIGINT: stop accepting, let running requests finish up to a deadline,
  * then close the store.
  */
+import { getHeapStatistics } from 'node:v8';
 import { buildServer } from '../server/app.js';
 import { normalizeBasePath, type ServerConfig } from '../server/config.js';
 import { createLocalService } from '../service/local-service.js';
@@ -28,6 +29,25 @@ import {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7878;
 
+/**
+ * Without a budget, one query that sorts or groups millions of computed rows fills its worker's heap
+ * and dies of it, taking its neighbours' latency with it; with one, it fails early with a clear
+ * message. 1 GiB lets analytical queries over tens of millions of rows through; on a machine whose
+ * heap limit (which V8 derives from the RAM, or --max-old-space-size sets) is under 4 GiB, a quarter
+ * of it leaves room for the rows that are not counted (the store's terms, the serializer, V8's own).
+ */
+export const MAX_DEFAULT_QUERY_MEMORY = 2 ** 30;
+
+export function defaultQueryMemory(heapLimit = getHeapStatistics().heap_size_limit): number {
+  const quarter = Math.floor(heapLimit / 4 / 2 ** 20) * 2 ** 20;
+  return Math.min(MAX_DEFAULT_QUERY_MEMORY, quarter);
+}
+
+/** A whole number of GiB or MiB, as --query-memory reads it back. */
+export function formatByteSize(bytes: number): string {
+  return bytes % 2 ** 30 === 0 ? `${bytes / 2 ** 30}GiB` : `${Math.round(bytes / 2 ** 20)}MiB`;
+}
+
 export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
   { name: 'memory', type: 'boolean', description: 'use a throw-away store instead of --store' },
@@ -44,7 +64,14 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'max-body', type: 'string', value: 'BYTES', default: '10MiB', description: 'largest request body' },
   { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
   { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
-  { name: 'query-memory', type: 'string', value: 'BYTES', description: 'memory budget of one query for sorts, groups and hash joins (e.g. 512MiB)' },
+  {
+    name: 'query-memory',
+    type: 'string',
+    value: 'BYTES',
+    default: formatByteSize(defaultQueryMemory()),
+    description:
+      'memory budget of one query (sorts, groups, hash joins, computed terms); over it the query fails (500); 0: no budget. 1GiB, or a quarter of the heap limit when less',
+  },
   { name: 'no-get-update', type: 'boolean', description: 'refuse updates sent with GET' },
   { name: 'cors-origins', type: 'string', value: 'LIST', default: '*', description: "comma-separated allowed origins; 'none' switches CORS off" },
   { name: 'trust-proxy', type: 'boolean', description: 'honour X-Forwarded-Proto/Host (behind your own proxy)' },
@@ -98,7 +125,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
     port,
     workers,
     maxQueue: positiveInteger(values, 'max-queue'),
-    queryMemoryBudget: byteSize(values, 'query-memory'),
+    queryMemoryBudget: queryMemoryBudget(values),
     allowLoad: security.allowLoad,
     loadDir: security.loadDir,
     shutdownTimeoutMs: positiveNumber(values, 'shutdown-timeout')! * 1000,
@@ -171,6 +198,12 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+/** --query-memory in bytes; 0 switches the budget off (the worker's heap limit is then the only bound). */
+function queryMemoryBudget(values: ParsedOptions['values']): number | undefined {
+  const bytes = byteSize(values, 'query-memory');
+  return bytes === 0 ? undefined : bytes;
 }
 
 export interface RemoteSettings {

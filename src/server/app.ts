@@ -4,7 +4,8 @@
  * remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
 import { registerAccessGuard } from './access-guard.js';
 import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
@@ -39,6 +40,7 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
   registerAccessGuard(app, resolved, routes);
   protectHtml(app);
   handleErrors(app);
+  closeUnusedConnectionsOnClose(app);
   const metrics = new RequestMetrics();
   observeRequests(app, resolved, routes, metrics);
   if (resolved.metrics) registerMetricsRoute(app, routes.metrics, metrics, service);
@@ -62,9 +64,12 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
       runObserved(observation, done);
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
+  const observed = new WeakSet<FastifyRequest>();
+  const record = (request: FastifyRequest, reply: FastifyReply, status: number): void => {
+    if (observed.has(request)) return;
+    observed.add(request);
     const endpoint = endpointName(request.routeOptions.url, routes);
-    metrics.observe(endpoint, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observe(endpoint, request.method, status, reply.elapsedTime / 1000);
     if (!sink) return;
     const observation = observations.get(request);
     sink(
@@ -74,12 +79,41 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
         method: request.method,
         endpoint,
         path: request.url.split('?')[0]!,
-        status: reply.statusCode,
+        status,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
         queryHash: observation?.queryHash,
         rows: observation?.rows,
       }),
     );
+  };
+  // Fastify's onResponse waits for 'finish', which never comes when the client goes away mid-answer
+  // (an aborted stream): such a request is recorded when its response closes, as 499.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) record(request, reply, CLIENT_CLOSED_REQUEST);
+    });
+    done();
+  });
+  app.addHook('onResponse', async (request, reply) => record(request, reply, reply.statusCode));
+}
+
+/** The status nginx made the convention for a request whose client left before the answer ended. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * Clients' connection pools open connections ahead of need (fetch does, after an aborted response).
+ * Node counts one that never sent a byte as waiting for its first request, not idle, so close()
+ * would wait for it until the headers timeout (a minute): it has no request to finish, so it is
+ * closed at once, as close() does with idle keep-alive connections.
+ */
+function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const connections = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  app.addHook('preClose', async () => {
+    for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
   });
 }
 

@@ -3,7 +3,7 @@
  * src/errors.ts (each knows its status); Fastify's own errors carry `statusCode`; anything else is
  * an internal error (500) whose message is still shown, as the seed asks.
  */
-import { OverloadedError, QuiverError } from '../errors.js';
+import { OverloadedError, QuiverError, ResourceLimitError } from '../errors.js';
 import { HttpError } from './http-error.js';
 import { escapeHtml, htmlPage } from './html.js';
 
@@ -36,10 +36,13 @@ export function statusOf(error: unknown): number {
   return 500;
 }
 
+/** Said after a query's memory failure: the engine knows the budget, only the server knows its flag. */
+export const MEMORY_BUDGET_HINT = 'the budget of one query is set with quiver serve --query-memory (QUIVER_QUERY_MEMORY)';
+
 function messageOf(error: unknown, status: number): string {
   const message = (error as { message?: unknown } | null)?.message;
-  if (typeof message === 'string' && message !== '') return message;
-  return REASONS[status] ?? 'error';
+  if (typeof message !== 'string' || message === '') return REASONS[status] ?? 'error';
+  return error instanceof ResourceLimitError ? `${message}; ${MEMORY_BUDGET_HINT}` : message;
 }
 
 /** The error body format asked for by `output` (short name or media type); plain text otherwise. */

@@ -5,7 +5,7 @@
  * number of series stays bounded whatever clients send.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ServiceHealth, ServiceMetrics, SparqlService } from '../service/sparql-service.js';
+import type { RemoteHealth, RemoteRequestCounts, ServiceHealth, ServiceMetrics, SparqlService } from '../service/sparql-service.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -86,6 +86,26 @@ function writeServiceGauges(lines: string[], metrics: ServiceMetrics | undefined
     family(lines, name, 'gauge', help);
     lines.push(`${name} ${value}`);
   }
+  writeRemoteCounts(lines, metrics?.remote, health?.remote);
+}
+
+/** Remote mode: the traffic to the remote endpoint, and whether it answered the last health check. */
+function writeRemoteCounts(lines: string[], counts: RemoteRequestCounts | undefined, health: RemoteHealth | undefined): void {
+  const counters: [string, string, number | undefined][] = [
+    ['quiver_remote_requests_total', 'Queries and updates sent to the remote endpoint.', counts?.requests],
+    ['quiver_remote_failures_total', 'Requests to the remote endpoint that ended without a complete answer (not counting clients that went away).', counts?.failures],
+    ['quiver_remote_request_seconds_total', 'Seconds from sending a request to the remote endpoint to the last byte of its answer, summed.', counts?.seconds],
+  ];
+  for (const [name, help, value] of counters) {
+    if (value === undefined) continue;
+    family(lines, name, 'counter', help);
+    lines.push(`${name} ${value}`);
+  }
+  if (!health) return;
+  family(lines, 'quiver_remote_up', 'gauge', '1 when the remote endpoint answered the last health check.');
+  lines.push(`quiver_remote_up ${health.answering ? 1 : 0}`);
+  family(lines, 'quiver_remote_check_seconds', 'gauge', 'Time the last health check of the remote endpoint took.');
+  lines.push(`quiver_remote_check_seconds ${health.latencyMs / 1000}`);
 }
 
 function family(lines: string[], name: string, type: string, help: string): void {

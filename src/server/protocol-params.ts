@@ -81,6 +81,18 @@ export function rawQueryString(url: string): string {
 function percentDecode(component: string, what: string): string {
   const plusAsSpace = component.replace(/\+/g, ' ');
   if (!plusAsSpace.includes('%')) return plusAsSpace;
+  // The native decoder takes well-formed text (nearly every request) at a fraction of the cost;
+  // what it refuses (a stray '%', escapes that are not UTF-8) is sorted out byte by byte below.
+  try {
+    const decoded = decodeURIComponent(plusAsSpace);
+    // As the byte path (TextDecoder) does: a leading byte order mark is not part of the text.
+    return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  } catch {
+    return percentDecodeBytes(plusAsSpace, what);
+  }
+}
+
+function percentDecodeBytes(plusAsSpace: string, what: string): string {
   const bytes = new Uint8Array(Buffer.byteLength(plusAsSpace));
   let length = 0;
   for (let i = 0; i < plusAsSpace.length; i++) {

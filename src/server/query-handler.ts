@@ -44,6 +44,12 @@ export async function answerQuery(
   if (result.kind === 'explain') return answerExplanation(reply, result.explanation);
 
   const format = await negotiateOrDiscard(result, output, request.headers.accept);
+  const document = documentInFormat(result, format);
+  if (document !== undefined) {
+    await discardResult(result);
+    setResultHeaders(reply, format);
+    return reply.send(document);
+  }
   const prepared = await prepareResult(result);
   try {
     setResultHeaders(reply, format);
@@ -124,6 +130,12 @@ async function negotiateOrDiscard(result: QueryResult, output: string | undefine
     await discardResult(result);
     throw error;
   }
+}
+
+/** The result's own document when it is in the format negotiated (remote mode): no need to write it again. */
+function documentInFormat(result: QueryResult, format: ResultFormat): string | undefined {
+  if (result.kind !== 'bindings' || result.document?.mediaType !== format.mediaType) return undefined;
+  return result.document.text;
 }
 
 function setResultHeaders(reply: FastifyReply, format: ResultFormat): void {

@@ -187,6 +187,45 @@ describe('LocalService', () => {
   });
 });
 
+describe('LocalService with inlineCheapQueries', () => {
+  let inline: LocalService;
+
+  before(async () => {
+    inline = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: true });
+    await inline.update({ update: numbersUpdate(20) });
+  });
+  after(() => inline.close());
+
+  test('a query shape that proved cheap runs on the main thread, and sees the latest update', async () => {
+    const before = inline.inlineQueries;
+    // Worker timings of the first runs include warming up; the shape proves cheap within a few dozen.
+    for (let i = 0; i < 60 && inline.inlineQueries === before; i++) {
+      const rows = await allRows(await inline.query({ query: `SELECT ?s WHERE { ?s <${EX}value> ${i % 20} }` }));
+      assert.deepEqual(rows.map(([s]) => s?.value), [`${EX}s${i % 20}`]);
+    }
+    assert.ok(inline.inlineQueries > before, 'some ran on the main thread');
+    await inline.update({ update: `INSERT DATA { <${EX}late> <${EX}value> 3 }` });
+    const inlineBefore = inline.inlineQueries;
+    for (let i = 0; i < 30; i++) {
+      const rows = await allRows(await inline.query({ query: `SELECT ?s WHERE { ?s <${EX}value> 3 }` }));
+      assert.deepEqual(rows.map(([s]) => s?.value).sort(), [`${EX}late`, `${EX}s3`]);
+    }
+    assert.ok(inline.inlineQueries > inlineBefore, 'some ran on the main thread after the update');
+    await inline.update({ update: `DELETE DATA { <${EX}late> <${EX}value> 3 }` });
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await allRows(await inline.query({ query: `SELECT ?s WHERE { ?s <${EX}value> 3 }` }))).length, 1);
+    }
+  });
+
+  test('a cheap shape still reports errors and honours an aborted signal', async () => {
+    for (let i = 0; i < 60; i++) await inline.query({ query: `ASK { ?s <${EX}value> ${i} }` });
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(inline.query({ query: `ASK { ?s <${EX}value> 9 }`, signal: controller.signal }), CancelledError);
+    await assert.rejects(inline.query({ query: `ASK { ?s <${EX}value> 9 ` }), SyntaxError);
+  });
+});
+
 describe('LocalService under load', () => {
   let service: LocalService;
 

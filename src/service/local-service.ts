@@ -2,15 +2,21 @@
  * SparqlService over the embedded store. Queries run in a pool of worker threads, each with its
  * own read-only handle on the store (LMDB lets many threads read one environment); updates run
  * one at a time on a writer thread that holds the only writable handle. The main thread keeps the
- * event loop free for HTTP: it only routes messages, rebuilds terms and reads statistics.
+ * event loop free for HTTP: it routes messages, rebuilds terms and reads statistics, and (only with
+ * `inlineCheapQueries`) evaluates queries whose shape has proved cheap, within a small time budget
+ * (inline-query.ts): for those, handing the query to a worker and the answer back costs more than
+ * the query.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { OverloadedError } from '../errors.js';
+import { CancelledError, OverloadedError } from '../errors.js';
 import { QueryPool, type QueryLoad } from './query-pool.js';
+import type { QueryJobSpec } from './query-job.js';
+import { QueryCostMemory } from './query-cost-memory.js';
+import { runInline } from './inline-query.js';
 import { UpdateWriter } from './update-writer.js';
 import { namedNode } from '../rdf/terms.js';
 import type {
@@ -46,7 +52,7 @@ export interface LocalServiceOptions {
   allowLoad?: boolean;
   /** The directory whose files LOAD may read (file: IRIs); without it LOAD reads no local file. */
   loadDir?: string;
-  /** Per-query memory budget for sorts, groups and hash tables, in bytes (engine default when unset). */
+  /** Per-query memory budget for sorts, groups and hash tables, in bytes (no budget when unset; `quiver serve` sets one by default). */
   queryMemoryBudget?: number;
   /** Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server. */
   workerMemoryMb?: number;
@@ -54,6 +60,12 @@ export interface LocalServiceOptions {
   cancelGraceMs?: number;
   /** How long close() waits for running work before it cancels it. */
   closeTimeoutMs?: number;
+  /**
+   * Evaluate queries whose shape has proved cheap on the main thread, when no query waits for a
+   * worker (see inline-query.ts). Default false: it saves the two thread hand-offs, but on the
+   * BSBM bench the main thread's garbage collection then costs as much (bench/RESULTS.md).
+   */
+  inlineCheapQueries?: boolean;
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
@@ -61,14 +73,19 @@ export const DEFAULT_UPDATE_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_QUEUE = 64;
 /** Batches a worker may send ahead of its consumer: enough to hide latency, little memory. */
 const BATCH_WINDOW = 4;
+/** The most a query may hold the main thread before it is dropped there and run on a worker. */
+const INLINE_BUDGET_MS = 25;
 
 export class LocalService implements SparqlService {
   private closing?: Promise<void>;
+  private readonly costs = new QueryCostMemory();
+  /** Queries answered on the main thread so far (see queryInline). */
+  inlineQueries = 0;
 
   private constructor(
     private readonly pool: QueryPool,
     private readonly writer: UpdateWriter,
-    /** Read-only handle on the main thread, for statistics only. */
+    /** Read-only handle on the main thread, for statistics and cheap queries. */
     private readonly statisticsStore: QuadStore,
     private readonly settings: Required<Pick<LocalServiceOptions, 'queryTimeoutMs' | 'updateTimeoutMs'>> &
       LocalServiceOptions,
@@ -114,7 +131,7 @@ export class LocalService implements SparqlService {
    */
   query(request: QueryRequest): Promise<QueryResult> {
     if (this.closing) return Promise.reject(shuttingDown());
-    return this.pool.run({
+    const spec: QueryJobSpec = {
       query: request.query,
       baseIri: request.baseIri,
       defaultGraphUris: request.defaultGraphUris,
@@ -123,7 +140,24 @@ export class LocalService implements SparqlService {
       memoryBudget: this.settings.queryMemoryBudget,
       explain: request.explain,
       signal: request.signal,
-    });
+    };
+    if (request.explain || this.settings.inlineCheapQueries !== true) return this.pool.run(spec);
+    const shape = QueryCostMemory.shapeOf(request.query);
+    if (this.costs.isCheap(shape) && this.pool.load.queued === 0) return this.queryInline(shape, spec);
+    return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
+  }
+
+  /** On the main thread; on a worker after all when it turns out not to be cheap this time. */
+  private async queryInline(shape: string, spec: QueryJobSpec): Promise<QueryResult> {
+    if (spec.signal?.aborted) throw new CancelledError();
+    const outcome = await runInline(this.statisticsStore, spec, INLINE_BUDGET_MS);
+    if (outcome.kind === 'done') {
+      this.inlineQueries++;
+      this.costs.record(shape, outcome.elapsedMs);
+      return outcome.result;
+    }
+    this.costs.markExpensive(shape, outcome.elapsedMs);
+    return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
   }
 
   update(request: UpdateRequest): Promise<void> {

@@ -11,7 +11,11 @@ import type { QueryResult, SolutionRow } from './sparql-service.js';
 import { TermTableDecoder } from './term-table.js';
 import type { QueryWorkerReply, ResultHead, RunQueryMessage } from './worker-messages.js';
 
-export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId'> & {
+  signal?: AbortSignal;
+  /** Told how long the job kept its worker, when it ran to its end. */
+  onWorkerTime?: (ms: number) => void;
+};
 
 /** What a job needs from the worker it runs on. */
 export interface JobHost {
@@ -55,7 +59,7 @@ export class QueryJob {
   }
 
   get runMessage(): RunQueryMessage {
-    const { signal: _signal, ...rest } = this.spec;
+    const { signal: _signal, onWorkerTime: _onWorkerTime, ...rest } = this.spec;
     return { type: 'run', jobId: this.id, ...rest };
   }
 
@@ -73,6 +77,7 @@ export class QueryJob {
       }
       return;
     }
+    if ('busyMs' in reply && reply.busyMs !== undefined) this.spec.onWorkerTime?.(reply.busyMs);
     switch (reply.type) {
       case 'boolean':
         this.settle({ kind: 'boolean', value: reply.value });

@@ -46,6 +46,8 @@ async function closeStore(): Promise<void> {
 
 async function runJob(job: RunQueryMessage): Promise<void> {
   const { jobId } = job;
+  const started = performance.now();
+  const busyMs = (): number => performance.now() - started;
   try {
     const options = {
       baseIri: job.baseIri,
@@ -61,15 +63,15 @@ async function runJob(job: RunQueryMessage): Promise<void> {
     }
     const result = await runQuery(store, job.query, options);
     if (result.kind === 'boolean') {
-      post({ type: 'boolean', jobId, value: result.value });
+      post({ type: 'boolean', jobId, value: result.value, busyMs: busyMs() });
       return;
     }
     if (result.kind === 'bindings') {
       const encoder = new TermTableEncoder(result.variables.length, rowsPerMessage(result.variables.length));
-      streamBatches(job, { kind: 'bindings', variables: result.variables }, encoder, result.rows, (row) => encoder.addRow(row));
+      streamBatches(job, { kind: 'bindings', variables: result.variables }, encoder, result.rows, (row) => encoder.addRow(row), busyMs);
     } else {
       const encoder = new TermTableEncoder(4, rowsPerMessage(4));
-      streamBatches(job, { kind: 'quads', prefixes: result.prefixes }, encoder, result.quads, (quad) => encoder.addQuad(quad));
+      streamBatches(job, { kind: 'quads', prefixes: result.prefixes }, encoder, result.quads, (quad) => encoder.addQuad(quad), busyMs);
     }
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
@@ -91,6 +93,7 @@ function streamBatches<T>(
   encoder: TermTableEncoder,
   batches: Iterable<T[]>,
   add: (item: T) => void,
+  busyMs: () => number,
 ): void {
   const limit = rowsPerMessage(encoder.width);
   let lastFlush = 0;
@@ -99,7 +102,9 @@ function streamBatches<T>(
     waitForCredit(control, window, job.deadline);
     const batch = encoder.take();
     lastFlush = Date.now();
-    post({ type: 'batch', jobId: job.jobId, head: headSent ? undefined : head, batch, last }, [batch.cells.buffer as ArrayBuffer]);
+    const reply: QueryWorkerReply = { type: 'batch', jobId: job.jobId, head: headSent ? undefined : head, batch, last };
+    if (last) reply.busyMs = busyMs();
+    post(reply, [batch.cells.buffer as ArrayBuffer]);
     headSent = true;
     recordBatchSent(control);
   };
@@ -111,6 +116,6 @@ function streamBatches<T>(
     if (encoder.rowCount > 0 && Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush(false);
   }
   if (encoder.rowCount > 0) flush(true);
-  else if (!headSent) post({ type: 'batch', jobId: job.jobId, head, last: true });
-  else post({ type: 'end', jobId: job.jobId });
+  else if (!headSent) post({ type: 'batch', jobId: job.jobId, head, last: true, busyMs: busyMs() });
+  else post({ type: 'end', jobId: job.jobId, busyMs: busyMs() });
 }

@@ -43,18 +43,19 @@ function remoteMessage(body: string): string {
   return text.length > MAX_REMOTE_MESSAGE ? text.slice(0, MAX_REMOTE_MESSAGE) + '…' : text;
 }
 
-/** Why fetch failed to get an answer: the network-level cause (ECONNREFUSED, a reset socket…). */
+/** Why a request got no answer: the network-level cause (ECONNREFUSED, a reset socket…), on the error or its cause. */
 export function networkCause(error: unknown): { code?: string; message: string } {
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  const code = cause?.code;
-  const message = cause?.message ?? (error as Error | null)?.message ?? String(error);
+  const failure = error as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } } | null;
+  // Only system-style codes (ECONNRESET, ABORT_ERR): parsers put phrases in `code` too.
+  const code = [failure?.code, failure?.cause?.code].find((c): c is string => typeof c === 'string' && /^[A-Z][A-Z0-9_]+$/.test(c));
+  const message = failure?.cause?.message ?? failure?.message ?? String(error);
   return { code, message };
 }
 
 /** A connection that failed before any answer, which is safe to retry for a query. */
 export function isStaleConnection(error: unknown): boolean {
   const { code } = networkCause(error);
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** An endpoint URL fit for messages and logs: no user:password, no query string (it may carry keys). */

@@ -4,7 +4,7 @@
  * round trip, and the query form tells which result formats to ask the remote for.
  */
 import { ProtocolError } from '../errors.js';
-import { parseQuery, parseUpdate, type Algebra } from '../sparql/parse.js';
+import { parseQueryShape, parseUpdate, type Algebra } from '../sparql/parse.js';
 import type { QueryRequest, UpdateRequest } from './sparql-service.js';
 
 export type QueryForm = 'select' | 'ask' | 'construct' | 'describe';
@@ -22,7 +22,7 @@ export function prepareQuery(request: QueryRequest): PreparedQuery {
   let prefixes: Record<string, string> = {};
   let text = request.query;
   try {
-    const prepared = withBaseWhenNeeded(request.query, request.baseIri, parseQuery);
+    const prepared = withBaseWhenNeeded(request.query, request.baseIri, parseQueryShape);
     form = queryFormOf(prepared.parsed.algebra);
     prefixes = prepared.parsed.prefixes;
     text = prepared.text;

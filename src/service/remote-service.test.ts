@@ -266,6 +266,28 @@ describe('RemoteService', () => {
     await remoteSawClose;
   });
 
+  it('follows a redirect of the endpoint with the same form and, on the same origin, the same credentials', async () => {
+    remote.script = (_request, response, raw) => {
+      if (raw.url === '/sparql') return void response.writeHead(307, { location: '/moved/sparql' }).end();
+      json(response, { head: {}, boolean: true });
+    };
+    const before = remote.received.length;
+    assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
+    assert.equal(remote.received.length - before, 2);
+    assert.equal(remote.last.form.get('query'), 'ASK {}');
+    assert.equal(remote.last.headers.authorization, `Basic ${Buffer.from('quiver:s3cret').toString('base64')}`);
+  });
+
+  it('gives each request a connection of its own over plain http (kept-alive ones stall on Nagle)', async () => {
+    remote.script = (_request, response) => json(response, { head: {}, boolean: true });
+    await service.query({ query: 'ASK {}' });
+    assert.equal(remote.last.headers.connection, 'close');
+    const keeping = new RemoteService({ queryEndpoint: remote.url, keepAlive: true });
+    await keeping.query({ query: 'ASK {}' });
+    assert.equal(remote.last.headers.connection, 'keep-alive');
+    await keeping.close();
+  });
+
   it('rejects explain, as the explain contract asks of a remote service', async () => {
     await assert.rejects(service.query({ query: SELECT, explain: true }), (error: Error) => error instanceof ProtocolError && error.message === 'explain is not available in remote mode');
   });

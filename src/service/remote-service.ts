@@ -10,6 +10,7 @@
 import { OverloadedError, ProtocolError } from '../errors.js';
 import { RemoteEndpoint, RemoteExchange, type RemoteCredentials } from './remote-endpoint.js';
 import { RemoteGraphStore } from './remote-graph-store.js';
+import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
 import { QUADS_ACCEPT, SOLUTIONS_ACCEPT, quadsFromResponse, solutionsFromResponse } from './remote-results.js';
 import type {
@@ -20,6 +21,8 @@ import type {
   QueryResult,
   RequestLimits,
   ServiceDescriptionData,
+  ServiceHealth,
+  ServiceMetrics,
   SparqlService,
   UpdateRequest,
 } from './sparql-service.js';
@@ -33,6 +36,10 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   queryTimeoutMs?: number;
   /** Time limit of an update; a request's timeoutMs may only lower it. */
   updateTimeoutMs?: number;
+  /** Keep connections to the remote open between requests; default: only for https (see ConnectionPolicy). */
+  keepAlive?: boolean;
+  /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
+  healthCheckTtlMs?: number;
 }
 
 export const DEFAULT_REMOTE_QUERY_TIMEOUT_MS = 60_000;
@@ -40,17 +47,24 @@ export const DEFAULT_REMOTE_UPDATE_TIMEOUT_MS = 300_000;
 
 const UPDATE_ACCEPT = 'application/sparql-results+json, application/json;q=0.9, text/plain;q=0.8, */*;q=0.1';
 
+/** What an exchange is for: queries and updates are counted in the metrics, health checks are not. */
+type Purpose = 'query' | 'update' | 'check';
+
 export class RemoteService implements SparqlService {
   private readonly queries: RemoteEndpoint;
   private readonly updates: RemoteEndpoint;
-  private readonly running = new Set<RemoteExchange>();
+  private readonly running = new Map<RemoteExchange, Purpose>();
   private readonly graphStore = new RemoteGraphStore(this);
+  private readonly statistics = new RemoteRequestStatistics();
+  private readonly healthCheck: RemoteHealthCheck;
   private closed = false;
 
   constructor(private readonly options: RemoteServiceOptions) {
     const credentials = { user: options.user, password: options.password, token: options.token };
-    this.queries = new RemoteEndpoint(options.queryEndpoint, credentials);
-    this.updates = new RemoteEndpoint(options.updateEndpoint ?? options.queryEndpoint, credentials);
+    const policy = { keepAlive: options.keepAlive };
+    this.queries = new RemoteEndpoint(options.queryEndpoint, credentials, policy);
+    this.updates = new RemoteEndpoint(options.updateEndpoint ?? options.queryEndpoint, credentials, policy);
+    this.healthCheck = new RemoteHealthCheck(this.queries.name, (timeoutMs) => this.askRemote(timeoutMs), options.healthCheckTtlMs);
   }
 
   /** The endpoints as shown in messages and logs (never with credentials). */
@@ -63,11 +77,11 @@ export class RemoteService implements SparqlService {
     this.assertOpen();
     const prepared = prepareQuery(request);
     const limit = effectiveTimeout(this.options.queryTimeoutMs ?? DEFAULT_REMOTE_QUERY_TIMEOUT_MS, request.timeoutMs);
-    const exchange = this.startExchange(this.queries, limit, request.signal);
+    const exchange = this.startExchange(this.queries, limit, request.signal, 'query');
     const isGraph = prepared.form === 'construct' || prepared.form === 'describe';
     try {
       const response = await this.queries.post(prepared.fields, isGraph ? QUADS_ACCEPT : SOLUTIONS_ACCEPT, exchange, true);
-      if (isGraph) return quadsFromResponse(response, exchange, prepared.prefixes);
+      if (isGraph) return await quadsFromResponse(response, exchange, prepared.prefixes);
       return await solutionsFromResponse(response, exchange, prepared.form === 'ask');
     } catch (error) {
       exchange.release();
@@ -79,17 +93,9 @@ export class RemoteService implements SparqlService {
     this.assertOpen();
     const fields = prepareUpdate(request);
     const limit = effectiveTimeout(this.options.updateTimeoutMs ?? DEFAULT_REMOTE_UPDATE_TIMEOUT_MS, request.timeoutMs);
-    const exchange = this.startExchange(this.updates, limit, request.signal);
-    try {
-      const response = await this.updates.post(fields, UPDATE_ACCEPT, exchange, false);
-      // The remote's report of what it did (Virtuoso: "Insert into <g>, 3 triples") is not ours to relay.
-      await response.arrayBuffer();
-      exchange.answeredCompletely();
-    } catch (error) {
-      throw exchange.failure(error);
-    } finally {
-      exchange.release();
-    }
+    const exchange = this.startExchange(this.updates, limit, request.signal, 'update');
+    // The remote's report of what it did (Virtuoso: "Insert into <g>, 3 triples") is not ours to relay.
+    await postIgnoringAnswer(this.updates, fields, UPDATE_ACCEPT, exchange, false);
   }
 
   /** Statistics of the remote are not known (counting there could be expensive): none. */
@@ -113,17 +119,50 @@ export class RemoteService implements SparqlService {
     return this.graphStore.delete(graph, limits);
   }
 
+  /** Healthy while the remote answers a trivial query (checked at most every HEALTH_CHECK_TTL_MS). */
+  async health(): Promise<ServiceHealth> {
+    if (this.closed) return { status: 'unavailable', store: 'closed', writable: false };
+    const remote = await this.healthCheck.current();
+    const up = remote.answering && !this.closed;
+    return { status: up ? 'ok' : 'unavailable', store: up ? 'open' : 'closed', writable: up, remote };
+  }
+
+  /** Requests under way at the remote (nothing waits here: the remote queues), and counts since the start. */
+  async metrics(): Promise<ServiceMetrics> {
+    const purposes = [...this.running.values()];
+    return {
+      queriesRunning: purposes.filter((p) => p === 'query').length,
+      queriesQueued: 0,
+      updatesRunning: purposes.filter((p) => p === 'update').length,
+      updatesQueued: 0,
+      remote: this.statistics.snapshot(),
+    };
+  }
+
   /** Requests still running are stopped (their clients get 503): the remote stops their work too. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const exchange of [...this.running]) exchange.end('closed');
+    for (const exchange of [...this.running.keys()]) exchange.end('closed');
+    this.queries.close();
+    this.updates.close();
   }
 
-  private startExchange(endpoint: RemoteEndpoint, timeoutMs: number, signal: AbortSignal | undefined): RemoteExchange {
-    const exchange = new RemoteExchange(endpoint.name, timeoutMs, signal, (done) => this.running.delete(done));
+  private startExchange(endpoint: RemoteEndpoint, timeoutMs: number, signal: AbortSignal | undefined, purpose: Purpose): RemoteExchange {
+    const exchange = new RemoteExchange(endpoint.name, timeoutMs, signal, (done) => this.finished(done, purpose));
     // An exchange whose client is already gone has ended (and released itself) at birth.
-    if (!exchange.signal.aborted) this.running.add(exchange);
+    if (!exchange.signal.aborted) this.running.set(exchange, purpose);
     return exchange;
+  }
+
+  private finished(exchange: RemoteExchange, purpose: Purpose): void {
+    this.running.delete(exchange);
+    if (purpose !== 'check') this.statistics.observe(exchange.elapsedMs, exchange.unsuccessful);
+  }
+
+  /** ASK {} at the remote, read to its end: resolves when the remote answers, rejects with our error otherwise. */
+  private async askRemote(timeoutMs: number): Promise<void> {
+    const exchange = this.startExchange(this.queries, timeoutMs, undefined, 'check');
+    await postIgnoringAnswer(this.queries, new URLSearchParams({ query: 'ASK {}' }), SOLUTIONS_ACCEPT, exchange, true);
   }
 
   private assertOpen(): void {
@@ -135,8 +174,25 @@ export function createRemoteService(options: RemoteServiceOptions): RemoteServic
   return new RemoteService(options);
 }
 
+async function drain(body: AsyncIterable<unknown>): Promise<void> {
+  for await (const chunk of body) void chunk;
+}
+
 /** The server's limit, lowered (never raised) by the request's own. */
 function effectiveTimeout(serverLimitMs: number, requestedMs: number | undefined): number {
   if (requestedMs === undefined || !Number.isFinite(requestedMs) || requestedMs <= 0) return serverLimitMs;
   return Math.min(serverLimitMs, requestedMs);
+}
+
+/** Posts a request whose success is all that matters: its answer is read to the end and dropped. */
+async function postIgnoringAnswer(endpoint: RemoteEndpoint, form: URLSearchParams, accept: string, exchange: RemoteExchange, retryStale: boolean): Promise<void> {
+  try {
+    const response = await endpoint.post(form, accept, exchange, retryStale);
+    await drain(response.body);
+    exchange.answeredCompletely();
+  } catch (error) {
+    throw exchange.failure(error);
+  } finally {
+    exchange.release();
+  }
 }

@@ -30,6 +30,17 @@ export interface UpdateRequest extends RequestLimits {
   baseIri?: string;
 }
 
+/**
+ * A result as a document in one format, from a service that received it so (remote mode): the HTTP
+ * layer sends it as it is to a client that asked for exactly that media type, instead of writing
+ * the rows again (it then reads no rows and discards the result).
+ */
+export interface ResultDocument {
+  /** The media type, without parameters. */
+  mediaType: string;
+  text: string;
+}
+
 /** A row: one term (or undefined when unbound) per variable, in the order of `variables`. */
 export type SolutionRow = (Term | undefined)[];
 
@@ -39,6 +50,8 @@ export type QueryResult =
       variables: string[];
       /** Rows in batches; stops early (and frees the evaluation) when the consumer returns. */
       rows: AsyncIterable<SolutionRow[]>;
+      /** Optional: the same result as a document already written (see ResultDocument). */
+      document?: ResultDocument;
     }
   | { kind: 'boolean'; value: boolean }
   | {
@@ -103,6 +116,21 @@ export interface ServiceHealth {
   status: 'ok' | 'unavailable';
   store: 'open' | 'closed';
   writable: boolean;
+  /** Remote mode: the endpoint the service forwards to, as last checked. */
+  remote?: RemoteHealth;
+}
+
+export interface RemoteHealth {
+  /** The remote query endpoint (without credentials). */
+  endpoint: string;
+  /** Whether it answered the last check (a trivial ASK) within its time limit. */
+  answering: boolean;
+  /** How long the check took, in milliseconds. */
+  latencyMs: number;
+  /** When the check was made (ISO 8601). */
+  checkedAt: string;
+  /** Why it did not answer. */
+  error?: string;
 }
 
 /** Gauges for {base}/metrics; a service leaves out what it does not know. */
@@ -115,6 +143,17 @@ export interface ServiceMetrics {
   storeBytes?: number;
   /** Quads in the store, all graphs (from the store's statistics, not counted per call). */
   triples?: number;
+  /** Remote mode: the requests sent to the remote endpoint since the start. */
+  remote?: RemoteRequestCounts;
+}
+
+export interface RemoteRequestCounts {
+  /** Queries and updates sent to the remote (health checks not included). */
+  requests: number;
+  /** Those that ended without a complete answer (unreachable, an error status, time-out, unreadable), other than by our client going away. */
+  failures: number;
+  /** Seconds from sending to the last byte of the answer, summed over the requests. */
+  seconds: number;
 }
 
 export interface SparqlService {

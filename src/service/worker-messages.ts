@@ -2,7 +2,8 @@
  * What the main thread and the worker threads say to each other. A query job is: `run` →
  * `boolean` | `explain` | `batch`+ (the first carries the head, the last is marked `last`) | `end` | `error`;
  * the worker is free once it has sent `boolean`, `explain`, `error`, `end` or a `last` batch, and sends
- * nothing more about that job. A small result is one message: thread hand-offs cost more than
+ * nothing more about that job. Its last message says how long the job kept the worker (`busyMs`,
+ * for the service's memory of what each query shape costs). A small result is one message: thread hand-offs cost more than
  * the work of a short query on a busy machine.
  */
 import type { ControlBlock } from './flow-control.js';
@@ -38,10 +39,10 @@ export type QueryWorkerReply =
   | { type: 'ready' }
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'closed' }
-  | { type: 'boolean'; jobId: number; value: boolean }
+  | { type: 'boolean'; jobId: number; value: boolean; busyMs?: number }
   | { type: 'explain'; jobId: number; explanation: QueryExplanation }
-  | { type: 'batch'; jobId: number; head?: ResultHead; batch?: EncodedBatch; last?: boolean }
-  | { type: 'end'; jobId: number }
+  | { type: 'batch'; jobId: number; head?: ResultHead; batch?: EncodedBatch; last?: boolean; busyMs?: number }
+  | { type: 'end'; jobId: number; busyMs?: number }
   | { type: 'error'; jobId: number; error: SerializedError };
 
 export interface WriterWorkerData {

@@ -38,12 +38,29 @@ const queryCache = new BoundedMap<string, ParsedQuery>(QUERY_CACHE_SIZE);
 
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const key = `${baseIri ?? ''}\u0000${text}`;
-  let parsed = queryCache.get(key);
-  if (!parsed) {
-    parsed = parseThroughTemplate(text, baseIri) ?? parseQueryText(text, baseIri);
-    queryCache.set(key, parsed);
-  }
+  const cached = queryCache.get(key);
+  if (cached) return cached;
+  // A copy of a template's parse is cheap to make again, and caching one per query text (each
+  // with its own constants) would keep hundreds of algebra trees alive for a while, then drop them:
+  // the garbage collector's most expensive kind of object.
+  const fromTemplate = parseThroughTemplate(text, baseIri);
+  if (fromTemplate) return fromTemplate;
+  const parsed = parseQueryText(text, baseIri);
+  queryCache.set(key, parsed);
   return parsed;
+}
+
+/**
+ * The query checked as parseQuery checks it, but with the algebra of its template where it has one
+ * (placeholders in place of its constants): enough for its form and prefixes (remote mode forwards
+ * the text) without the copy of the algebra with the constants put back.
+ */
+export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuery, 'algebra' | 'prefixes'> {
+  const cached = queryCache.get(`${baseIri ?? ''}\u0000${text}`);
+  if (cached) return cached;
+  const template = templateOf(text);
+  const shape = template && templateParse(template, baseIri);
+  return shape ?? parseQuery(text, baseIri);
 }
 
 /** Parsed templates by template text; null: the template cannot stand for its queries. */
@@ -53,14 +70,19 @@ const templateCache = new BoundedMap<string, ParsedQuery | null>(QUERY_CACHE_SIZ
 function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | undefined {
   const template = templateOf(text);
   if (!template) return undefined;
+  const parsed = templateParse(template, baseIri);
+  if (parsed === null) return undefined;
+  return { ...parsed, algebra: withConstants(parsed.algebra, template.constants) };
+}
+
+function templateParse(template: Template, baseIri?: string): ParsedQuery | null {
   const key = `${baseIri ?? ''}\u0000${template.text}`;
   let parsed = templateCache.get(key);
   if (parsed === undefined) {
     parsed = parseTemplate(template, baseIri);
     templateCache.set(key, parsed);
   }
-  if (parsed === null) return undefined;
-  return { ...parsed, algebra: withConstants(parsed.algebra, template.constants) };
+  return parsed;
 }
 
 function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null {

@@ -26,8 +26,18 @@ export interface Template {
   constants: string[];
 }
 
+/** The last query scanned: the service asks for a query's shape just before the parser does. */
+let lastScanned: { text: string; template: Template | undefined } | undefined;
+
 /** The template of a query, or undefined when it has no replaceable constant (or names our marks). */
 export function templateOf(text: string): Template | undefined {
+  if (lastScanned?.text === text) return lastScanned.template;
+  const template = scanTemplate(text);
+  lastScanned = { text, template };
+  return template;
+}
+
+function scanTemplate(text: string): Template | undefined {
   if (text.includes(MARK) || text.includes(INTEGER_MARK)) return undefined;
   const scan = new ConstantScan(text);
   scan.run();

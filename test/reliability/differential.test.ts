@@ -27,6 +27,8 @@ import { QueryGenerator, render, shrinkings, type GeneratedQuery } from './query
 import { multisetMinus, rowString, type TermLike } from './term-strings.js';
 
 const QUERIES = runSize('QUIVER_DIFF_QUERIES', 200, 5000);
+/** A long run says how far it got, so that a failure or a stop late in it still leaves figures. */
+const PROGRESS_EVERY = 500;
 const TRIPLES = runSize('QUIVER_DIFF_TRIPLES', 60_000, Number.MAX_SAFE_INTEGER);
 /** Queries with more answers than this are skipped (a cross product, not a test). */
 const ROW_CAP = 20_000;
@@ -67,6 +69,7 @@ test(`Quiver and Oxigraph agree on ${QUERIES} random queries over BSBM`, { timeo
   const counts = { compared: 0, skipped: 0, nonEmpty: 0, unoptimizedCompared: 0, disagreements: 0 };
   const reports: string[] = [];
   for (let i = 0; i < QUERIES; i++) {
+    if (i > 0 && i % PROGRESS_EVERY === 0) console.log(`differential: ${i} queries so far (${JSON.stringify(counts)}), ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const query = generator.generate();
     const verdict = await compare(query);
     if (verdict === 'skipped') {

@@ -54,6 +54,7 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
   console.log(`fuzz: seed ${seed} (replay with QUIVER_SEED=${seed}), ${REQUESTS} requests, seeds: ${source}`);
   const server = await startServerProcess(['--memory', '--workers', '2', '--query-timeout', '10', '--update-timeout', '10']);
   const statuses = new Map<number, number>();
+  const evaluationErrors = new Map<string, number>();
   const failures: Failure[] = [];
   const slowest: Slow[] = [];
   let sent = 0;
@@ -72,7 +73,7 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
       for (let job = next(); job; job = next()) {
         const n = sent;
         const t0 = Date.now();
-        await sendOne(server, job.request, job.mutations, statuses, failures);
+        await sendOne(server, job.request, job.mutations, statuses, evaluationErrors, failures);
         keepSlowest(slowest, { ms: Date.now() - t0, mutations: job.mutations, request: describeRequest(job.request).slice(0, 300) });
         if (n % HEALTH_EVERY === 0 && !(await isHealthy(server.origin))) failures.push({ kind: 'health', request: `after request ${n}` });
         if (n % RESET_EVERY === 0) await resetData(server.origin);
@@ -88,6 +89,7 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
   const seconds = (Date.now() - started) / 1000;
   const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${byStatus}); ${failures.length} failures`);
+  for (const [message, n] of [...evaluationErrors].sort(([, a], [, b]) => b - a)) console.log(`fuzz: 500 (failed update operation) ${n}x: ${message}`);
   for (const s of slowest) console.log(`fuzz: slow (${s.ms} ms, ${s.mutations.join('+')}): ${s.request.replace(/\s+/g, ' ')}`);
   if (failures.length > 0) {
     const file = join(tmpdir(), `quiver-fuzz-${seed}.json`);
@@ -127,7 +129,14 @@ function keepSlowest(slowest: Slow[], entry: Slow): void {
   slowest.length = Math.min(slowest.length, SLOWEST_KEPT);
 }
 
-async function sendOne(server: ServerProcess, request: FuzzRequest, mutations: string[], statuses: Map<number, number>, failures: Failure[]): Promise<void> {
+async function sendOne(
+  server: ServerProcess,
+  request: FuzzRequest,
+  mutations: string[],
+  statuses: Map<number, number>,
+  evaluationErrors: Map<string, number>,
+  failures: Failure[],
+): Promise<void> {
   const raw = { path: request.path, headers: request.headers, body: request.body?.toString('base64') };
   try {
     const response = await fetch(server.origin + request.path, {
@@ -138,9 +147,10 @@ async function sendOne(server: ServerProcess, request: FuzzRequest, mutations: s
     });
     const body = await response.text();
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    if (response.status === 500 && !isGenuineEvaluationError(body)) {
-      failures.push({ kind: 'status 500', request: describeRequest(request), body, mutations, raw });
-    }
+    if (response.status !== 500) return;
+    const message = genuineEvaluationError(body);
+    if (message) evaluationErrors.set(message, (evaluationErrors.get(message) ?? 0) + 1);
+    else failures.push({ kind: 'status 500', request: describeRequest(request), body, mutations, raw });
   } catch (error) {
     const kind = (error as Error).name === 'TimeoutError' ? 'hang' : 'connection error';
     failures.push({ kind, request: describeRequest(request), body: String((error as Error).cause ?? error), mutations, raw });
@@ -151,9 +161,16 @@ async function sendOne(server: ServerProcess, request: FuzzRequest, mutations: s
  * 500s that are the protocol's answer to an update operation that failed on the data (SPARQL 1.1
  * Update: CREATE of an existing graph, DROP of a missing one, without SILENT).
  */
-const GENUINE_EVALUATION_ERRORS: RegExp[] = [/\b(ADD|MOVE|COPY|DROP|CLEAR|CREATE): the graph (<|&lt;)[^<>&]*(>|&gt;) (does not exist|already exists)/];
+const GENUINE_EVALUATION_ERRORS: RegExp[] = [/\b(ADD|MOVE|COPY|DROP|CLEAR|CREATE): the graph (<|&lt;)(?:(?!&gt;)[^<>])*(>|&gt;) (does not exist|already exists)/];
 
-/** Whatever the error format (text, HTML, JSON, XML), the message is in the body as is or escaped. */
-function isGenuineEvaluationError(body: string): boolean {
-  return GENUINE_EVALUATION_ERRORS.some((pattern) => pattern.test(body));
+/**
+ * The accepted failure's message, its graph name generalized so that the run's summary counts kinds,
+ * or undefined. Whatever the error format (text, HTML, JSON, XML), the message is in the body as is or escaped.
+ */
+function genuineEvaluationError(body: string): string | undefined {
+  for (const pattern of GENUINE_EVALUATION_ERRORS) {
+    const match = pattern.exec(body);
+    if (match) return match[0].replace(/(<|&lt;)(?:(?!&gt;)[^<>])*(>|&gt;)/, '<G>');
+  }
+  return undefined;
 }

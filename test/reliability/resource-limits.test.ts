@@ -56,11 +56,31 @@ describe('a query over its memory budget (quiver serve --query-memory)', { timeo
     console.log(`memory budget: ${status} after ${ms} ms (${answeredMeanwhile} health checks and small queries answered meanwhile); peak RSS ${peakRssMb(server)} MiB: ${body.trim()}`);
     assert.equal(status, 500, 'ResourceLimitError maps to 500 (src/errors.ts)');
     assert.match(body, /memory budget of 64 MiB/);
+    assert.match(body, /--query-memory \(QUIVER_QUERY_MEMORY\)/, 'the message says how to change the budget');
     assert.ok(answeredMeanwhile > 0);
     assert.ok(server.alive());
     assert.equal((await selectRows(server.origin, SMALL)).length, 3);
     const peak = peakRssMb(server);
     if (peak !== undefined) assert.ok(peak < 1024, `the server grew to ${peak} MiB of RSS for a 64 MiB budget`);
+  });
+});
+
+describe('the default memory budget (no --query-memory)', { timeout: 120_000 }, () => {
+  it('is a quarter of a small heap limit, and stops the query that outgrows it', async () => {
+    // 512 MB of old space makes a heap limit of about 560 MiB, workers' included: 140 MiB of budget.
+    const server = await startServerProcess(['--memory', '--workers', '1'], { nodeOptions: ['--max-old-space-size=512'] });
+    try {
+      await update(server.origin, setsUpdate(200));
+      const response = await postQuery(server.origin, HUGE_SORT);
+      const body = await response.text();
+      assert.equal(response.status, 500, body);
+      const budget = Number(/memory budget of (\d+) MiB/.exec(body)?.[1]);
+      assert.ok(budget >= 100 && budget <= 160, `a budget of ${budget} MiB for a heap of 512 MB: ${body}`);
+      assert.ok(server.alive());
+      assert.equal((await selectRows(server.origin, SMALL)).length, 3);
+    } finally {
+      await server.stop('SIGTERM');
+    }
   });
 });
 
@@ -103,8 +123,9 @@ describe('request limits', { timeout: 120_000 }, () => {
 
   describe('one worker, one queue place, a 2 s time limit', () => {
     let server: RunningServer;
+    const log: string[] = [];
     before(async () => {
-      server = await startServer(await createLocalService({ memory: true, workers: 1, maxQueue: 1, queryTimeoutMs: 2000 }));
+      server = await startServer(await createLocalService({ memory: true, workers: 1, maxQueue: 1, queryTimeoutMs: 2000 }), { requestLog: (line) => log.push(line) });
       await update(server.origin, setsUpdate(250));
     });
     after(async () => server.close());
@@ -128,23 +149,24 @@ describe('request limits', { timeout: 120_000 }, () => {
       console.log(`limits: 503 (Retry-After: ${refused.headers.get('retry-after')}) "${refusal.trim()}"; 504 "${firstBody.trim()}"`);
     });
 
-    it('frees the worker of a client that disconnects mid-stream', async () => {
-      for (let round = 0; round < 3; round++) {
-        await readFirstChunkThenDisconnect(server.origin, HUGE_STREAM);
+    it('frees the worker of a client that disconnects mid-stream, and logs the request as 499', async () => {
+      for (const disconnect of [readFirstChunkThenDisconnect, readFirstChunkThenAbortFetch, readFirstChunkThenDisconnect, readFirstChunkThenAbortFetch]) {
+        log.length = 0;
+        await disconnect(server.origin, HUGE_STREAM);
         const t0 = Date.now();
         const rows = await selectRows(server.origin, SMALL);
         assert.equal(rows.length, 3);
         // Well under the 2 s time limit: the worker was freed by the disconnect, not by the deadline.
-        assert.ok(Date.now() - t0 < 1500, `the next query waited ${Date.now() - t0} ms for the worker`);
+        assert.ok(Date.now() - t0 < 1500, `${disconnect.name}: the next query waited ${Date.now() - t0} ms for the worker`);
+        for (const waitUntil = Date.now() + 2000; log.length < 2 && Date.now() < waitUntil; ) await sleep(10);
+        const statuses = log.map((line) => (JSON.parse(line) as { status: number }).status);
+        assert.deepEqual(statuses, [499, 200], `${disconnect.name}: ${log.join('')}`);
       }
     });
   });
 });
 
-/**
- * A client that goes away: node:http, whose destroy() closes the socket at once (fetch's abort may
- * keep the connection, which then holds the server's close() until its keep-alive timeout).
- */
+/** A client that goes away: node:http, whose destroy() closes the socket at once. */
 function readFirstChunkThenDisconnect(origin: string, query: string): Promise<void> {
   const url = new URL(`${origin}/sparql`);
   return new Promise((resolve, reject) => {
@@ -159,6 +181,23 @@ function readFirstChunkThenDisconnect(origin: string, query: string): Promise<vo
     request.on('error', () => undefined);
     request.end(query);
   });
+}
+
+/**
+ * The same with fetch(): aborting the body closes that connection too (the connections that linger
+ * afterwards are the idle ones of fetch's pool, kept for the server's keep-alive time).
+ */
+async function readFirstChunkThenAbortFetch(origin: string, query: string): Promise<void> {
+  const abort = new AbortController();
+  const response = await fetch(`${origin}/sparql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sparql-query', accept: 'text/tab-separated-values' },
+    body: query,
+    signal: abort.signal,
+  });
+  if (response.status !== 200) throw new Error(`the stream answered ${response.status}`);
+  await response.body!.getReader().read();
+  abort.abort();
 }
 
 /** The server's peak resident memory (Linux), or undefined where /proc is not there. */

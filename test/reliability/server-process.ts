@@ -20,9 +20,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+export interface ServerProcessOptions {
+  /** Options of node itself, e.g. --max-old-space-size=512. */
+  nodeOptions?: string[];
+}
+
 /** Starts `quiver serve --port 0 <args>` and waits for its "listening on" line. */
-export function startServerProcess(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+export function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });

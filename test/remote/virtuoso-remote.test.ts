@@ -174,6 +174,18 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     assert.match(description, /sd:SPARQL11Query/);
   });
 
+  it('reports Virtuoso answering on /health and /metrics', async () => {
+    const health = await fetch(server.url('/health'), { headers: { accept: 'application/json' } });
+    assert.equal(health.status, 200);
+    const body = (await health.json()) as any;
+    assert.equal(body.status, 'ok');
+    assert.equal(body.remote.answering, true);
+    assert.equal(body.remote.endpoint, virtuoso.endpoint);
+    const metrics = await (await fetch(server.url('/metrics'))).text();
+    assert.match(metrics, /^quiver_remote_up 1$/m);
+    assert.match(metrics, /^quiver_remote_requests_total [1-9]\d*$/m);
+  });
+
   it('answers 502 while Virtuoso is gone, keeps serving, and recovers when it comes back', async () => {
     await virtuoso.halt();
     const started = Date.now();
@@ -184,10 +196,23 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     const failedUpdate = await update(`INSERT DATA { <${EX}x> <${EX}p> 1 }`);
     assert.equal(failedUpdate.status, 502);
     await failedUpdate.text();
-    assert.equal((await fetch(server.url('/health'))).status, 200);
+    // Load balancers see it: /health is 503 (after the cached outcome of the last check expires).
+    const unhealthy = await eventually(async () => (await fetch(server.url('/health'))).status === 503);
+    assert.ok(unhealthy, '/health must answer 503 while Virtuoso is down');
     await virtuoso.start();
     const back = await select(NAMES);
     assert.equal(back.status, 200);
     assert.equal(((await back.json()) as any).results.bindings.length, 2);
+    assert.ok(await eventually(async () => (await fetch(server.url('/health'))).status === 200), '/health must be 200 again');
   });
 });
+
+/** Whether the condition comes true within a few seconds (health checks are cached for a moment). */
+async function eventually(condition: () => Promise<boolean>, limitMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}

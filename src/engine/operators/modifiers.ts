@@ -19,22 +19,31 @@ export class OrderBy extends Operator {
   readonly maybe: ReadonlySet<number>;
   readonly certain: ReadonlySet<number>;
 
-  constructor(readonly child: Operator, readonly keys: SortKey[]) {
+  /**
+   * limit: only the first `limit` solutions are wanted (ORDER BY under OFFSET / LIMIT). Then only
+   * the best rows so far are kept, never the whole input: a bounded top-k instead of a full sort.
+   */
+  constructor(readonly child: Operator, readonly keys: SortKey[], readonly limit?: number) {
     super();
     this.maybe = child.maybe;
     this.certain = child.certain;
-    this.estimate = child.estimate;
+    this.estimate = limit === undefined ? child.estimate : Math.min(child.estimate, limit);
   }
 
   describe(): string {
-    return `${this.keys.length} key${this.keys.length === 1 ? '' : 's'}`;
+    const keys = `${this.keys.length} key${this.keys.length === 1 ? '' : 's'}`;
+    return this.limit === undefined ? keys : `${keys}, top ${this.limit}`;
   }
 
   override children(): Operator[] {
     return [this.child];
   }
 
-  *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
+  execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
+    return this.limit === undefined ? this.sortAll(input, ctx) : this.topK(input, ctx, this.limit);
+  }
+
+  private *sortAll(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const width = ctx.width;
     const rows = new RowBuffer(width);
     for (const b of this.child.execute(input, ctx)) {
@@ -50,16 +59,63 @@ export class OrderBy extends Operator {
       for (let j = 0; j < k; j++) values[i * k + j] = valueOrUndefined(this.keys[j].expression.evaluate, rows.data, i * width, ctx);
     }
     const order = Array.from({ length: n }, (_, i) => i);
-    order.sort((a, b) => {
-      for (let j = 0; j < k; j++) {
-        const c = orderByCompare(values[a * k + j], values[b * k + j]);
-        if (c !== 0) return this.keys[j].descending ? -c : c;
+    order.sort((a, b) => this.compareKeys(values, a * k, values, b * k));
+    yield* this.emit(rows.data, order, ctx);
+  }
+
+  /**
+   * Keeps at most 2 × limit candidate rows: when they fill up, the best `limit` (stable: ties keep
+   * the earlier row, as the full sort does) stay, and the worst of those becomes the bar a new row
+   * must beat to be kept at all.
+   */
+  private *topK(input: Iterable<Batch>, ctx: ExecContext, limit: number): Iterable<Batch> {
+    if (limit <= 0) return;
+    const width = ctx.width;
+    const k = this.keys.length;
+    const capacity = 2 * limit;
+    let rows = new RowBuffer(width, Math.min(capacity, 64));
+    let values: (Term | undefined)[] = [];
+    const row: (Term | undefined)[] = new Array(k);
+    let bar: (Term | undefined)[] | undefined;
+    for (const b of this.child.execute(input, ctx)) {
+      ctx.checkpoint();
+      for (let r = 0; r < b.length; r++) {
+        for (let j = 0; j < k; j++) row[j] = valueOrUndefined(this.keys[j].expression.evaluate, b.data, r * width, ctx);
+        if (bar && this.compareKeys(row, 0, bar, 0) >= 0) continue;
+        rows.push(b.data, r * width, ctx);
+        for (let j = 0; j < k; j++) values.push(row[j]);
+        if (rows.length >= capacity) {
+          const best = this.sortedIndexes(values, rows.length).slice(0, limit);
+          ({ rows, values } = keepRows(rows, values, best, k, ctx));
+          bar = values.slice((limit - 1) * k, limit * k);
+        }
       }
-      return 0;
-    });
+    }
+    const order = this.sortedIndexes(values, rows.length).slice(0, limit);
+    yield* this.emit(rows.data, order, ctx);
+  }
+
+  /** Row indexes in sort order; ties stay in arrival order (Array.prototype.sort is stable). */
+  private sortedIndexes(values: (Term | undefined)[], n: number): number[] {
+    const k = this.keys.length;
+    const order = Array.from({ length: n }, (_, i) => i);
+    order.sort((a, b) => this.compareKeys(values, a * k, values, b * k));
+    return order;
+  }
+
+  private compareKeys(left: (Term | undefined)[], at: number, right: (Term | undefined)[], bt: number): number {
+    for (let j = 0; j < this.keys.length; j++) {
+      const c = orderByCompare(left[at + j], right[bt + j]);
+      if (c !== 0) return this.keys[j].descending ? -c : c;
+    }
+    return 0;
+  }
+
+  private *emit(data: Float64Array, order: number[], ctx: ExecContext): Iterable<Batch> {
+    const width = ctx.width;
     const out = new BatchWriter(width);
     for (const i of order) {
-      out.target().appendRow(rows.data, i * width);
+      out.target().appendRow(data, i * width);
       if (out.pending) {
         ctx.checkpoint();
         yield* out.drainFull();
@@ -67,6 +123,23 @@ export class OrderBy extends Operator {
     }
     yield* out.flush();
   }
+}
+
+/** The chosen rows (and their sort values), in the given order, as a new buffer. */
+function keepRows(
+  rows: RowBuffer,
+  values: (Term | undefined)[],
+  chosen: number[],
+  k: number,
+  ctx: ExecContext,
+): { rows: RowBuffer; values: (Term | undefined)[] } {
+  const kept = new RowBuffer(rows.width, Math.max(1, chosen.length * 2));
+  const keptValues: (Term | undefined)[] = [];
+  for (const i of chosen) {
+    kept.push(rows.data, i * rows.width, ctx);
+    for (let j = 0; j < k; j++) keptValues.push(values[i * k + j]);
+  }
+  return { rows: kept, values: keptValues };
 }
 
 export class Distinct extends Operator {

@@ -54,6 +54,8 @@ const MODIFIERS = new Set(['project', 'group', 'orderby', 'slice', 'distinct', '
 export class Planner {
   /** Hooks for SERVICE: planned by the caller (it fetches results before evaluation). */
   serviceHandler?: (op: Algebra.Service, scope: Scope, graph: GraphRef) => Planned;
+  /** ORDER BY nodes of which only the first so many solutions are wanted (a LIMIT above them). */
+  private readonly sortLimits = new WeakMap<Algebra.Operation, number>();
 
   /** optimize false: patterns in textual order, no push-downs, no strategy chosen from estimates. */
   constructor(
@@ -127,6 +129,8 @@ export class Planner {
       }
       case 'slice': {
         const s = node as Algebra.Slice;
+        const sorted = sortUnderSlice(s);
+        if (sorted && s.length !== undefined && this.optimize) this.sortLimits.set(sorted, (s.start ?? 0) + s.length);
         const child = this.compile(s.input, env);
         return { op: new Slice(child.op, s.start ?? 0, s.length), mentioned: child.mentioned };
       }
@@ -322,7 +326,7 @@ export class Planner {
       const inner = descending || ascending ? (e as Algebra.OperatorExpression).args[0] : e;
       return { expression: this.expression(inner, env), descending };
     });
-    return { op: new OrderBy(child.op, keys), mentioned: child.mentioned };
+    return { op: new OrderBy(child.op, keys, this.sortLimits.get(node)), mentioned: child.mentioned };
   }
 
   // ---- expressions ----
@@ -398,4 +402,11 @@ function mentionsVariable(node: unknown, name: string): boolean {
   if (n.termType === 'Quad') return [n.subject, n.predicate, n.object, n.graph].some((t) => mentionsVariable(t, name));
   if (n.termType !== undefined) return false;
   return Object.values(n).some((v) => mentionsVariable(v, name));
+}
+
+/** The ORDER BY right under a slice (through a projection only: nothing between may drop rows). */
+function sortUnderSlice(slice: Algebra.Slice): Algebra.Operation | undefined {
+  let node = slice.input;
+  if (node.type === 'project') node = (node as Algebra.Project).input;
+  return node.type === 'orderby' ? node : undefined;
 }

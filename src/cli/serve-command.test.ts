@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultQueryMemory, formatByteSize, MAX_DEFAULT_QUERY_MEMORY, SERVE_HELP, serveSettings } from './serve-command.js';
+import { UsageError } from './options.js';
+
+function settings(args: string[], env: NodeJS.ProcessEnv = {}): Exclude<ReturnType<typeof serveSettings>, 'help'> {
+  const result = serveSettings(args, env);
+  assert.notEqual(result, 'help');
+  return result as Exclude<ReturnType<typeof serveSettings>, 'help'>;
+}
+
+describe('the memory budget of a query (--query-memory)', () => {
+  it('defaults to 1 GiB, or a quarter of a heap limit under 4 GiB, in whole MiB', () => {
+    assert.equal(defaultQueryMemory(8 * 2 ** 30), 2 ** 30);
+    assert.equal(defaultQueryMemory(4 * 2 ** 30), 2 ** 30);
+    assert.equal(defaultQueryMemory(2 * 2 ** 30), 512 * 2 ** 20);
+    assert.equal(defaultQueryMemory(560 * 2 ** 20 + 12345), 140 * 2 ** 20);
+    assert.equal(formatByteSize(2 ** 30), '1GiB');
+    assert.equal(formatByteSize(140 * 2 ** 20), '140MiB');
+  });
+
+  it('applies the default when neither the flag nor QUIVER_QUERY_MEMORY is given', () => {
+    const budget = settings(['--memory']).queryMemoryBudget;
+    assert.equal(budget, defaultQueryMemory());
+    assert.ok(budget! > 0 && budget! <= MAX_DEFAULT_QUERY_MEMORY);
+  });
+
+  it('takes the flag over the variable, the variable over the default; 0 switches it off', () => {
+    assert.equal(settings(['--query-memory', '64MiB'], { QUIVER_QUERY_MEMORY: '2GiB' }).queryMemoryBudget, 64 * 2 ** 20);
+    assert.equal(settings([], { QUIVER_QUERY_MEMORY: '2GiB' }).queryMemoryBudget, 2 * 2 ** 30);
+    assert.equal(settings(['--query-memory', '0']).queryMemoryBudget, undefined);
+    assert.throws(() => settings(['--query-memory', 'lots']), UsageError);
+  });
+
+  it('is listed by --help with its default and its variable', () => {
+    const line = SERVE_HELP.split('\n').find((l) => l.includes('--query-memory'));
+    assert.ok(line, SERVE_HELP);
+    assert.ok(line.includes(`(default: ${formatByteSize(defaultQueryMemory())})`), line);
+    assert.ok(line.includes('[QUIVER_QUERY_MEMORY]'), line);
+  });
+});

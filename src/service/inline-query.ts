@@ -1,0 +1,69 @@
+/**
+ * A query known to be cheap, evaluated on the main thread to the end within a small time budget.
+ * This is the one exception to "queries run off the event loop": it saves the two thread hand-offs
+ * that cost more than such a query itself, and it is bounded — past its budget the evaluation is
+ * dropped (nothing has been sent yet) and the caller runs the query on a worker instead.
+ */
+import { runQuery } from '../engine/query-engine.js';
+import { TimeoutError } from '../errors.js';
+import { parseQuery } from '../sparql/parse.js';
+import type { Quad } from '../rdf/terms.js';
+import type { QuadStore } from '../store/quad-store.js';
+import type { QueryResult, SolutionRow } from './sparql-service.js';
+
+export interface InlineQuerySpec {
+  query: string;
+  baseIri?: string;
+  defaultGraphUris?: string[];
+  namedGraphUris?: string[];
+  /** The request's own time limit: past it the answer is a TimeoutError, not a retry. */
+  deadline: number;
+  memoryBudget?: number;
+  signal?: AbortSignal;
+}
+
+export type InlineOutcome =
+  | { kind: 'done'; result: QueryResult; elapsedMs: number }
+  /** Over budget: nothing was produced, run it elsewhere. */
+  | { kind: 'overBudget'; elapsedMs: number };
+
+export async function runInline(store: QuadStore, spec: InlineQuerySpec, budgetMs: number): Promise<InlineOutcome> {
+  // A shape's first parse on this thread is paid once, not by its evaluation budget or cost record.
+  parseQuery(spec.query, spec.baseIri);
+  const started = performance.now();
+  const budgetEnd = Date.now() + budgetMs;
+  const options = {
+    baseIri: spec.baseIri,
+    defaultGraphUris: spec.defaultGraphUris,
+    namedGraphUris: spec.namedGraphUris,
+    deadline: Math.min(spec.deadline, budgetEnd),
+    memoryBudget: spec.memoryBudget,
+    isCancelled: () => spec.signal?.aborted === true,
+  };
+  try {
+    const result = await runQuery(store, spec.query, options);
+    const complete = completed(result);
+    return { kind: 'done', result: complete, elapsedMs: performance.now() - started };
+  } catch (error) {
+    if (error instanceof TimeoutError && Date.now() <= spec.deadline) {
+      return { kind: 'overBudget', elapsedMs: performance.now() - started };
+    }
+    throw error;
+  }
+}
+
+/** Pulls every batch now (evaluation is synchronous), so the time budget covers all of the work. */
+function completed(result: Awaited<ReturnType<typeof runQuery>>): QueryResult {
+  switch (result.kind) {
+    case 'boolean':
+      return result;
+    case 'bindings':
+      return { kind: 'bindings', variables: result.variables, rows: replay<SolutionRow>([...result.rows]) };
+    case 'quads':
+      return { kind: 'quads', prefixes: result.prefixes, quads: replay<Quad>([...result.quads]) };
+  }
+}
+
+async function* replay<T>(batches: T[][]): AsyncGenerator<T[]> {
+  yield* batches;
+}
