@@ -9,18 +9,11 @@ import { TimeoutError } from '../errors.js';
 import { parseQuery } from '../sparql/parse.js';
 import type { Quad } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
+import type { QueryJobSpec } from './query-job.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
 
-export interface InlineQuerySpec {
-  query: string;
-  baseIri?: string;
-  defaultGraphUris?: string[];
-  namedGraphUris?: string[];
-  /** The request's own time limit: past it the answer is a TimeoutError, not a retry. */
-  deadline: number;
-  memoryBudget?: number;
-  signal?: AbortSignal;
-}
+/** A query job's fields an inline run uses; its deadline is the request's own time limit: past it the answer is a TimeoutError, not a retry. */
+export type InlineQuerySpec = Pick<QueryJobSpec, 'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'deadline' | 'memoryBudget' | 'signal'>;
 
 export type InlineOutcome =
   | { kind: 'done'; result: QueryResult; elapsedMs: number }

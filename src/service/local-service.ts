@@ -17,6 +17,7 @@ import { QueryPool, type QueryLoad } from './query-pool.js';
 import type { QueryJobSpec } from './query-job.js';
 import { QueryCostMemory } from './query-cost-memory.js';
 import { runInline } from './inline-query.js';
+import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
 import { namedNode } from '../rdf/terms.js';
 import type {
@@ -305,12 +306,6 @@ async function diskUsage(directory: string): Promise<number> {
     if (info.isFile()) bytes += info.blocks !== undefined ? info.blocks * 512 : info.size;
   }
   return bytes;
-}
-
-/** The server's limit, lowered (never raised) by the request's own. */
-function effectiveTimeout(serverLimitMs: number, requestedMs: number | undefined): number {
-  if (requestedMs === undefined || !Number.isFinite(requestedMs) || requestedMs <= 0) return serverLimitMs;
-  return Math.min(serverLimitMs, requestedMs);
 }
 
 function shuttingDown(): OverloadedError {

@@ -57,6 +57,17 @@ function json(response: ServerResponse, document: unknown, type = 'application/s
   response.end(JSON.stringify(document));
 }
 
+/** Scripts the endpoint to send one TSV row and then hold the answer open; resolves when the connection closes. */
+function answerOneRowAndHold(endpoint: ScriptedEndpoint): Promise<void> {
+  return new Promise<void>((closed) => {
+    endpoint.script = (_request, response, raw) => {
+      raw.socket.once('close', () => closed());
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+      response.write('?x\n1\n');
+    };
+  });
+}
+
 async function rowsOf(result: QueryResult): Promise<SolutionRow[]> {
   assert.equal(result.kind, 'bindings');
   const rows: SolutionRow[] = [];
@@ -234,13 +245,7 @@ describe('RemoteService', () => {
   });
 
   it('aborts the remote request when the client goes away', async () => {
-    let closed!: () => void;
-    const remoteSawClose = new Promise<void>((resolve) => (closed = resolve));
-    remote.script = (_request, response, raw) => {
-      raw.socket.once('close', closed);
-      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
-      response.write('?x\n1\n');
-    };
+    const remoteSawClose = answerOneRowAndHold(remote);
     const client = new AbortController();
     const result = await service.query({ query: 'SELECT ?x {}', signal: client.signal });
     assert.equal(result.kind, 'bindings');
@@ -253,13 +258,7 @@ describe('RemoteService', () => {
   });
 
   it('closes the remote connection when the consumer stops reading early', async () => {
-    let closed!: () => void;
-    const remoteSawClose = new Promise<void>((resolve) => (closed = resolve));
-    remote.script = (_request, response, raw) => {
-      raw.socket.once('close', closed);
-      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
-      response.write('?x\n1\n');
-    };
+    const remoteSawClose = answerOneRowAndHold(remote);
     const result = await service.query({ query: 'SELECT ?x {}' });
     // Never iterated at all (e.g. the client's Accept allowed no format): still released.
     if (result.kind === 'bindings') await result.rows[Symbol.asyncIterator]().return?.();

@@ -12,6 +12,7 @@ import { RemoteEndpoint, RemoteExchange, type RemoteCredentials } from './remote
 import { RemoteGraphStore } from './remote-graph-store.js';
 import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
+import { effectiveTimeout } from './time-limit.js';
 import { QUADS_ACCEPT, SOLUTIONS_ACCEPT, quadsFromResponse, solutionsFromResponse } from './remote-results.js';
 import type {
   GraphDocument,
@@ -176,12 +177,6 @@ export function createRemoteService(options: RemoteServiceOptions): RemoteServic
 
 async function drain(body: AsyncIterable<unknown>): Promise<void> {
   for await (const chunk of body) void chunk;
-}
-
-/** The server's limit, lowered (never raised) by the request's own. */
-function effectiveTimeout(serverLimitMs: number, requestedMs: number | undefined): number {
-  if (requestedMs === undefined || !Number.isFinite(requestedMs) || requestedMs <= 0) return serverLimitMs;
-  return Math.min(serverLimitMs, requestedMs);
 }
 
 /** Posts a request whose success is all that matters: its answer is read to the end and dropped. */
