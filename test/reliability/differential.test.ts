@@ -157,7 +157,8 @@ function oxigraphAnswer(text: string): Answer {
 function variablesOf(text: string, solutions: Map<string, TermLike>[]): string[] {
   const head = /^SELECT (?:DISTINCT )?(.*?) WHERE/.exec(text)![1].replace(/COUNT\([^)]*\)/g, '');
   if (head !== '*') return [...new Set([...head.matchAll(/\?(\w+)/g)].map((m) => m[1]))].sort();
-  const where = text.slice(text.indexOf('WHERE'));
+  // The pattern's variables only: one named in ORDER BY alone is not in scope for `*`.
+  const where = text.slice(text.indexOf('WHERE'), text.lastIndexOf('}'));
   const names = new Set([...where.matchAll(/\?(\w+)/g)].map((m) => m[1]));
   for (const s of solutions) for (const k of s.keys()) names.add(k);
   return [...names].sort();

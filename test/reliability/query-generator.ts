@@ -59,7 +59,7 @@ export class QueryGenerator {
     if (r.chance(0.2)) {
       const other = this.walk('u', r.int(1, 2), walk.values.get('?v0'));
       query.union = other.patterns.map((p) => renameStart(p, '?u0', '?v0'));
-      for (const [name, value] of other.values) if (name !== '?u0') walk.values.set(name, value);
+      for (const [name, value] of other.values) walk.values.set(name === '?u0' ? '?v0' : name, value);
     }
     for (let n = r.chance(0.4) ? r.int(1, 2) : 0; n > 0; n--) {
       const filter = this.filter(walk);
