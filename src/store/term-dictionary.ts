@@ -13,6 +13,7 @@ import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
 import { sortedQuadOrder } from './sorted-keys.js';
+import { hashTermKey } from './term-hash.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
@@ -24,42 +25,17 @@ export type DictionaryKey = Buffer;
 export type IdToTermDatabase = KvDatabase<number, Uint8Array>;
 export type TermToIdDatabase = KvDatabase<DictionaryKey, Uint8Array>;
 
-/**
- * 64 bits of hash of a term key: two 32-bit multiplicative hashes with different constants, each
- * finished with murmur3's avalanche. Not cryptographic: collisions are handled, just rare.
- */
+/** 64 bits of hash of a term key (term-hash.ts), as the term -> id database's key. */
 export function dictionaryKeyOf(key: string): DictionaryKey {
-  hashKey(key);
+  hashTermKey(key, hashWords);
   const hashed = Buffer.allocUnsafe(8);
   hashed.writeUInt32BE(hashWords[0], 0);
   hashed.writeUInt32BE(hashWords[1], 4);
   return hashed;
 }
 
-/** The two words of the last hashKey. */
+/** The two words of the last hash. */
 const hashWords = new Uint32Array(2);
-
-function hashKey(key: string): void {
-  let h1 = 0x811c9dc5 ^ key.length;
-  let h2 = 0x9747b28c;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    h2 ^= h2 >>> 13;
-  }
-  hashWords[0] = avalanche(h1);
-  hashWords[1] = avalanche(h2 ^ key.length);
-}
-
-function avalanche(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 export function encodeId(id: TermId): Buffer {
   const bytes = Buffer.allocUnsafe(4);
@@ -133,13 +109,26 @@ export class DictionaryWriter extends DictionaryReader {
    * and fills the B-tree's pages. Look-ups write the waiting entries first.
    */
   insertDeferred(key: string, id: TermId): void {
-    hashKey(key);
+    hashTermKey(key, hashWords);
+    this.holdBack(hashWords[0], hashWords[1], id);
+    this.appendTerm(key, id);
+  }
+
+  /**
+   * `insertDeferred` of a key given as its UTF-8 bytes and its hash (hashTermKeyBytes), as the load's
+   * parse worker sends them: no string, no hashing on this thread. The bytes are copied by the put.
+   */
+  insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, id: TermId): void {
+    this.holdBack(hashHigh, hashLow, id);
+    this.idToTerm.putSync(id, keyBytes, APPEND);
+  }
+
+  private holdBack(hashHigh: number, hashLow: number, id: TermId): void {
     if ((this.pendingCount + 1) * 4 > this.pending.length) this.growPending();
     const at = this.pendingCount++ * 4;
-    this.pending[at] = hashWords[0];
-    this.pending[at + 1] = hashWords[1];
+    this.pending[at] = hashHigh;
+    this.pending[at + 1] = hashLow;
     this.pending[at + 2] = id;
-    this.appendTerm(key, id);
     if (this.pendingCount >= PENDING_HASHES_LIMIT) this.writePending();
   }
 

@@ -225,7 +225,7 @@ class MessageConsumer {
 /** The LMDB writer's extras for loads (see lmdb-writer.ts); any StoreWriter works without them. */
 type BulkWriter = StoreWriter & {
   internKey?: (key: string) => TermId;
-  internNewKey?: (key: string) => TermId;
+  internNewKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number) => TermId;
   startedEmpty?: () => boolean;
 };
 
@@ -246,7 +246,7 @@ class WriteBatcher {
     private readonly capacity: number,
   ) {
     this.pending = new Uint32Array(capacity * 4);
-    this.allKeysNew = (writer as BulkWriter).startedEmpty?.() === true && (writer as BulkWriter).internNewKey !== undefined;
+    this.allKeysNew = (writer as BulkWriter).startedEmpty?.() === true && (writer as BulkWriter).internNewKeyBytes !== undefined;
   }
 
   take(batch: BatchMessage): void {
@@ -255,7 +255,7 @@ class WriteBatcher {
       // The parser forgot which keys it sent: a key may come again and must be looked up.
       this.allKeysNew = false;
     }
-    this.internNewTerms(batch.firstLocal, batch.newTerms);
+    this.internNewTerms(batch);
     const ids = this.ids;
     const quads = batch.quads;
     for (let i = 0; i < batch.count * 4; i += 4) {
@@ -269,18 +269,26 @@ class WriteBatcher {
     }
   }
 
-  private internNewTerms(firstLocal: number, keys: string[]): void {
-    const needed = firstLocal + keys.length;
+  private internNewTerms(batch: BatchMessage): void {
+    const { firstLocal, termBytes, termEnds, termHashes } = batch;
+    const needed = firstLocal + termEnds.length;
     if (needed > this.ids.length) {
       const grown = new Uint32Array(Math.max(needed, this.ids.length * 2));
       grown.set(this.ids);
       this.ids = grown;
     }
     const writer = this.writer as BulkWriter;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (this.allKeysNew) this.ids[firstLocal + i] = writer.internNewKey!(key);
-      else this.ids[firstLocal + i] = writer.internKey ? writer.internKey(key) : writer.intern(termFromKey(key));
+    const ids = this.ids;
+    let start = 0;
+    for (let i = 0; i < termEnds.length; i++) {
+      const end = termEnds[i];
+      if (this.allKeysNew) {
+        ids[firstLocal + i] = writer.internNewKeyBytes!(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
+      } else {
+        const key = decoder.decode(termBytes.subarray(start, end));
+        ids[firstLocal + i] = writer.internKey ? writer.internKey(key) : writer.intern(termFromKey(key));
+      }
+      start = end;
     }
   }
 
@@ -300,6 +308,8 @@ class WriteBatcher {
     this.count = 0;
   }
 }
+
+const decoder = new TextDecoder();
 
 function displayName(path: string): string {
   return path === '-' ? '<stdin>' : path;

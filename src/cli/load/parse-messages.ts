@@ -2,7 +2,9 @@
  * What the parse worker (parse-worker.ts) and the loading thread (file-loader.ts) say to each
  * other. The worker numbers the distinct terms it meets ("local numbers") and sends each term's key
  * once, with the statements as local numbers: the loading thread interns only new terms and maps
- * the rest through an array, and strings cross threads once per term instead of once per use.
+ * the rest through an array, and keys cross threads once per term instead of once per use. Keys go
+ * as UTF-8 bytes with their dictionary hash (store/term-hash.ts), in transferred arrays: what the
+ * store writes, with no string made, copied or hashed on the loading thread.
  */
 import type { ParseableRdfFormat } from '../../formats/serializer.js';
 
@@ -27,9 +29,16 @@ export interface BatchMessage {
   type: 'batch';
   /** When true, the receiver forgets every local number before applying this batch. */
   reset: boolean;
-  /** Keys of the terms numbered firstLocal, firstLocal + 1, ... */
+  /** The local number of the first new term. */
   firstLocal: number;
-  newTerms: string[];
+  /**
+   * Keys of the terms numbered firstLocal, firstLocal + 1, ...: UTF-8 bytes, one after the other;
+   * term i ends at termEnds[i] and starts where term i - 1 ends (or at 0).
+   */
+  termBytes: Uint8Array;
+  termEnds: Uint32Array;
+  /** hashTermKeyBytes of term i: termHashes[2i] (high word), termHashes[2i + 1]. */
+  termHashes: Uint32Array;
   /** count statements, four local numbers each (s, p, o, g). */
   quads: Uint32Array;
   count: number;

@@ -3,33 +3,32 @@
  * sends statements as local term numbers (see parse-messages.ts). It runs beside the loading thread,
  * so parsing and index writing use two cores. At most MAX_IN_FLIGHT batches wait for the loader:
  * reading pauses meanwhile, so memory stays flat however large the file.
+ *
+ * N-Triples and N-Quads are read as bytes (byte-line-parser.ts) into a byte-keyed term map
+ * (term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the string
+ * parser (nquads-line-parser.ts), whose keys join the same map.
  */
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
-import { StreamParser } from 'n3';
-import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../formats/rdf-parser.js';
-import { factory, termKey, type Quad } from '../../rdf/terms.js';
+import { hashTermKeyBytes } from '../../store/term-hash.js';
+import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
-import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
+import { TermTable, hashBytes } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
 const LOCAL_LIMIT = 1 << 21;
 /**
- * Key characters before the worker starts over: long literals would otherwise fill memory first.
- * The map costs about 2.5 bytes of heap per character, and V8 lets the previous map's garbage
- * linger: at 2^27 characters the worker's heap peaks near 400 MiB. A quarter of that (2^25) was
- * tried: the heap stayed near 100 MiB, but the worker started over every ~1.3M statements and a 3M
- * load took 10% more CPU and 9% more disk (each restart turns appends into B-tree inserts).
+ * Key bytes before the worker starts over: long literals would otherwise fill memory first. The
+ * term table keeps each key's UTF-8 bytes once (it was ~2.5 bytes of heap per character in a
+ * Map<string, number>). Restarting costs: after it, every key the loader meets again takes a
+ * dictionary look-up, and its new terms are no longer appended (a 2^25 cap made a 3M load 10% slower
+ * and 9% larger).
  */
-const LOCAL_CHARS_LIMIT = 1 << 27;
-/** Keys from this length on are copied before their look-up in the term map (see `local`). */
-const LONG_KEY = 64;
+const LOCAL_BYTES_LIMIT = 1 << 27;
 /** Skipped statements reported one by one; the rest are only counted. */
 const REPORTED_SKIPS = 10;
 
@@ -40,16 +39,13 @@ class BatchBuilder {
   statements = 0;
   skipped = 0;
   bytesRead = 0;
-  private locals = new Map<string, number>();
-  private nextLocal = 0;
-  /** Characters of the keys in `locals`, to bound the map by memory as well as by count. */
-  private localChars = 0;
-  private lastSubject = '';
-  private lastSubjectLocal = 0;
-  private lastGraph = '';
-  private lastGraphLocal = 0;
+  // A batch's new terms may take the table a little past the limit before the flush that clears it.
+  private readonly table = new TermTable(LOCAL_BYTES_LIMIT + (1 << 24));
+  /** The local number of job.graphKey, looked up once per table (-1: not yet). */
+  private defaultGraphLocal = -1;
+  /** UTF-8 of string keys (document formats, lines of the string parser) before their look-up. */
+  private keyBytes = new Uint8Array(1024);
   private firstLocal = 0;
-  private newTerms: string[] = [];
   private quads: Uint32Array;
   private count = 0;
   private reset = false;
@@ -67,71 +63,105 @@ class BatchBuilder {
     });
   }
 
+  /** A statement as four term keys. */
   readonly add = (s: string, p: string, o: string, g: string): void => {
-    const at = this.count * 4;
-    const quads = this.quads;
-    // Statements about one subject (and in one graph) usually come together: no map look-up then.
-    if (s !== this.lastSubject) {
-      this.lastSubject = s;
-      this.lastSubjectLocal = this.local(s);
-    }
-    if (g !== this.lastGraph) {
-      this.lastGraph = g;
-      this.lastGraphLocal = this.local(g);
-    }
-    quads[at] = this.lastSubjectLocal;
-    quads[at + 1] = this.local(p);
-    quads[at + 2] = this.local(o);
-    quads[at + 3] = this.lastGraphLocal;
-    this.statements++;
-    if (++this.count === this.batchSize) this.flush();
+    const sLocal = this.localOfString(s);
+    const pLocal = this.localOfString(p);
+    const oLocal = this.localOfString(o);
+    this.addLocals(sLocal, pLocal, oLocal, g === job.graphKey ? this.defaultGraph() : this.localOfString(g));
   };
 
-  private local(key: string): number {
-    // A key may be a slice of a whole chunk of the file: the map keeps a copy, not the chunk. Long
-    // keys (literals, mostly met once) are copied before the look-up, so that the copy's hash,
-    // which V8 caches in the string, serves both the look-up and the insert: hashing a long key
-    // is most of what the map costs.
-    const long = key.length >= LONG_KEY;
-    const probe = long ? ownCopy(key) : key;
-    let n = this.locals.get(probe);
-    if (n === undefined) {
-      n = this.nextLocal++;
-      const own = long ? probe : ownCopy(key);
-      this.locals.set(own, n);
-      this.newTerms.push(own);
-      this.localChars += key.length;
-    }
-    return n;
+  /**
+   * A statement of the byte parser, whose keys are in its key buffers; false (and nothing added)
+   * when a new key fails its deferred check, for the string parser to read the line.
+   */
+  addParsed(parser: ByteLineParser): boolean {
+    const { subject, predicate, object, graph } = parser;
+    const s = this.find(subject, 0);
+    const p = this.find(predicate, 1);
+    const o = this.find(object, 2);
+    const g = parser.hasGraph ? this.find(graph, 3) : this.defaultGraph();
+    if (!this.newKeysValid(parser, s, p, o, g)) return false;
+    const table = this.table;
+    this.addLocals(
+      s >= 0 ? s : table.localWithHash(subject.bytes, subject.from, subject.to, this.hashes[0]),
+      p >= 0 ? p : table.localWithHash(predicate.bytes, predicate.from, predicate.to, this.hashes[1]),
+      o >= 0 ? o : table.localWithHash(object.bytes, object.from, object.to, this.hashes[2]),
+      g >= 0 ? g : table.localWithHash(graph.bytes, graph.from, graph.to, this.hashes[3]),
+    );
+    return true;
+  }
+
+  /** Hashes of the keys being looked up, by statement position. */
+  private readonly hashes = new Int32Array(4);
+
+  /** The key's local number or -1, keeping its hash for the insert. */
+  private find(key: KeyBuffer, position: number): number {
+    const hash = hashBytes(key.bytes, key.from, key.to);
+    this.hashes[position] = hash;
+    return this.table.find(key.bytes, key.from, key.to, hash);
+  }
+
+  private newKeysValid(parser: ByteLineParser, s: number, p: number, o: number, g: number): boolean {
+    const { subject, predicate, object, graph } = parser;
+    if (s < 0 && subject.unchecked && !parser.isValidIri(subject)) return false;
+    if (p < 0 && predicate.unchecked && !parser.isValidIri(predicate)) return false;
+    if (o < 0 && object.unchecked && !parser.isValidIri(object)) return false;
+    return !(g < 0 && graph.unchecked && !parser.isValidIri(graph));
+  }
+
+  private addLocals(s: number, p: number, o: number, g: number): void {
+    const at = this.count * 4;
+    const quads = this.quads;
+    quads[at] = s;
+    quads[at + 1] = p;
+    quads[at + 2] = o;
+    quads[at + 3] = g;
+    this.statements++;
+    if (++this.count === this.batchSize) this.flush();
+  }
+
+  private defaultGraph(): number {
+    if (this.defaultGraphLocal < 0) this.defaultGraphLocal = this.localOfString(job.graphKey);
+    return this.defaultGraphLocal;
+  }
+
+  private localOfString(key: string): number {
+    // At most 3 bytes of UTF-8 per UTF-16 code unit.
+    if (key.length * 3 > this.keyBytes.length) this.keyBytes = new Uint8Array(key.length * 3);
+    const { written } = encoder.encodeInto(key, this.keyBytes);
+    return this.table.local(this.keyBytes, 0, written);
   }
 
   flush(): void {
-    if (this.count === 0 && this.newTerms.length === 0) return;
+    const table = this.table;
+    if (this.count === 0 && table.size === this.firstLocal) return;
     const quads = this.quads;
+    const { bytes, ends } = table.newTermsSince(this.firstLocal);
+    const hashes = hashesOf(bytes, ends);
     post({
       type: 'batch',
       reset: this.reset,
       firstLocal: this.firstLocal,
-      newTerms: this.newTerms,
+      termBytes: bytes,
+      termEnds: ends,
+      termHashes: hashes,
       quads,
       count: this.count,
       bytesRead: this.bytesRead,
       statements: this.statements,
       skipped: this.skipped,
-    }, [quads.buffer as ArrayBuffer]);
+    }, [quads.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer, hashes.buffer as ArrayBuffer]);
     this.inFlight++;
     this.quads = new Uint32Array(this.batchSize * 4);
     this.count = 0;
-    this.newTerms = [];
     this.reset = false;
-    if (this.nextLocal >= LOCAL_LIMIT || this.localChars >= LOCAL_CHARS_LIMIT) {
-      this.locals = new Map();
-      this.nextLocal = 0;
-      this.localChars = 0;
-      this.lastSubject = this.lastGraph = '';
+    if (table.size >= LOCAL_LIMIT || table.bytes >= LOCAL_BYTES_LIMIT) {
+      table.clear();
+      this.defaultGraphLocal = -1;
       this.reset = true;
     }
-    this.firstLocal = this.nextLocal;
+    this.firstLocal = table.size;
   }
 
   /** Resolves once the loader has room for another batch. */
@@ -145,12 +175,20 @@ class BatchBuilder {
   }
 }
 
-/**
- * The string's characters in a string of their own. V8 represents a slice of a long string as a
- * view of it, and a kept view keeps the whole parent alive.
- */
-function ownCopy(key: string): string {
-  return key.length < 13 ? key : (' ' + key).slice(1);
+const encoder = new TextEncoder();
+
+/** The dictionary hash of each new term: computed here, so that the loading thread does not. */
+function hashesOf(bytes: Uint8Array, ends: Uint32Array): Uint32Array {
+  const hashes = new Uint32Array(ends.length * 2);
+  const words = new Uint32Array(2);
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) {
+    hashTermKeyBytes(bytes, start, ends[i], words);
+    hashes[2 * i] = words[0];
+    hashes[2 * i + 1] = words[1];
+    start = ends[i];
+  }
+  return hashes;
 }
 
 function post(message: ParseWorkerMessage, transfer?: ArrayBuffer[]): void {
@@ -172,97 +210,80 @@ function decompressed(raw: NodeJS.ReadableStream): NodeJS.ReadableStream {
 }
 
 async function parseLines(builder: BatchBuilder): Promise<void> {
-  const parser = new NQuadsLineParser(job.format === 'nquads', job.blankPrefix, job.graphKey);
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  const parseText = (text: string): void => {
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      parseOneLine(parser, text.slice(start, end), builder);
-      start = end + 1;
+  const lines = new LineReader(builder);
+  /** The start of a line that the previous chunks did not finish. */
+  let rest: Buffer | undefined;
+  for await (const data of decompressed(openSource(builder))) {
+    const chunk = data as Buffer;
+    let from = 0;
+    if (rest !== undefined) {
+      // Only the line across the chunk boundary is copied together, not the whole chunk.
+      const first = chunk.indexOf(NEWLINE);
+      if (first < 0) {
+        rest = Buffer.concat([rest, chunk]);
+        continue;
+      }
+      const line = Buffer.concat([rest, chunk.subarray(0, first + 1)]);
+      lines.read(line, 0, line.length);
+      from = first + 1;
+      rest = undefined;
     }
-    rest = text.slice(start);
-  };
-  for await (const chunk of decompressed(openSource(builder))) {
-    parseText(rest + decoder.write(chunk as Buffer));
+    const end = chunk.lastIndexOf(NEWLINE);
+    if (end >= from) lines.read(chunk, from, end + 1);
+    const restStart = Math.max(from, end + 1);
+    // A copy: the chunk's buffer may be reused by the stream.
+    if (restStart < chunk.length) rest = Buffer.from(chunk.subarray(restStart));
     await builder.room();
   }
-  const last = rest + decoder.end();
-  if (last !== '') parseOneLine(parser, last, builder);
+  if (rest !== undefined) lines.read(rest, 0, rest.length);
 }
 
-function parseOneLine(parser: NQuadsLineParser, line: string, builder: BatchBuilder): void {
-  try {
-    parser.parseLine(line, builder.add);
-  } catch (error) {
-    if (!(error instanceof LineSyntaxError) || !job.lenient) throw error;
-    builder.skip(error.message);
-  }
-}
+const NEWLINE = 0x0a;
 
-/** The key of a parsed term, with blank nodes moved into this file's label space. */
-function keyOf(term: RDF.Term): string {
-  return term.termType === 'BlankNode' ? '_' + job.blankPrefix + term.value : termKey(term);
-}
+/** Reads whole lines: each through the byte parser, or the string parser when it must. */
+class LineReader {
+  private readonly bytes = new ByteLineParser(job.format === 'nquads', job.blankPrefix);
+  private readonly strings = new NQuadsLineParser(job.format === 'nquads', job.blankPrefix, job.graphKey);
+  private line = 0;
 
-function addQuad(builder: BatchBuilder, quad: Quad): void {
-  const graph = quad.graph.termType === 'DefaultGraph' ? job.graphKey : keyOf(quad.graph);
-  builder.add(keyOf(quad.subject), keyOf(quad.predicate), keyOf(quad.object), graph);
-}
+  constructor(private readonly builder: BatchBuilder) {}
 
-/** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
-async function parseTurtle(builder: BatchBuilder): Promise<void> {
-  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory });
-  decompressed(openSource(builder)).pipe(parser as unknown as NodeJS.WritableStream);
-  try {
-    for await (const quad of parser as AsyncIterable<Quad>) {
-      addQuad(builder, quad);
-      if (builder.statements % 1024 === 0) await builder.room();
+  /** Reads the lines in bytes[start, end); the last one may end without a line break. */
+  read(bytes: Buffer, start: number, end: number): void {
+    const parser = this.bytes;
+    const builder = this.builder;
+    while (start < end) {
+      let lineEnd = bytes.indexOf(NEWLINE, start);
+      if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+      this.line++;
+      const result = parser.parse(bytes, start, lineEnd);
+      if (result === NEEDS_STRING_PARSER || (result === STATEMENT && !builder.addParsed(parser))) this.parseString(bytes.toString('utf8', start, lineEnd));
+      start = lineEnd + 1;
     }
-  } catch (error) {
-    throw turtleError(error as Error);
+  }
+
+  private parseString(text: string): void {
+    this.strings.line = this.line - 1;
+    try {
+      this.strings.parseLine(text, this.builder.add);
+    } catch (error) {
+      if (!(error instanceof LineSyntaxError) || !job.lenient) throw error;
+      this.builder.skip(error.message);
+    }
   }
 }
 
-function turtleError(error: Error): Error {
-  const context = (error as { context?: { line?: number; token?: { start?: number } | null } }).context;
-  if (context?.line === undefined) return error;
-  const column = context.token?.start !== undefined ? context.token.start + 1 : undefined;
-  const message = error.message.replace(/ on line \d+\.?$/, '');
-  return Object.assign(new Error(message), { line: context.line, column });
-}
-
-/** Turtle and TriG with --lenient: statement by statement where needed (see lenient-turtle.ts). */
-async function parseTurtleLeniently(builder: BatchBuilder): Promise<void> {
-  const splitter = new TurtleStatementSplitter();
-  const parser = new LenientTurtleParser(job.format === 'trig' ? 'TriG' : 'Turtle', job.baseIri, {
-    quad: (quad) => addQuad(builder, quad),
-    skipped: (message) => builder.skip(message),
-  });
-  const decoder = new StringDecoder('utf8');
-  for await (const chunk of decompressed(openSource(builder))) {
-    parser.add(splitter.push(decoder.write(chunk as Buffer)));
-    await builder.room();
-  }
-  parser.add(splitter.push(decoder.end()));
-  parser.add(splitter.end());
-  parser.flush();
-}
-
-async function parseOther(builder: BatchBuilder): Promise<void> {
-  for await (const batch of parseRdf(openSource(builder), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024 })) {
-    for (const quad of batch) addQuad(builder, quad);
-    await builder.room();
-  }
+/** The document formats' parsers are imported only when needed (see document-parsers.ts). */
+async function parseDocumentLazily(builder: BatchBuilder): Promise<void> {
+  const { parseDocument } = await import('./document-parsers.js');
+  await parseDocument(job, builder, { raw: () => openSource(builder), decompressed: () => decompressed(openSource(builder)) });
 }
 
 async function run(): Promise<void> {
   const builder = new BatchBuilder(job.batchSize);
   try {
     if (job.format === 'ntriples' || job.format === 'nquads') await parseLines(builder);
-    else if ((job.format === 'turtle' || job.format === 'trig') && job.lenient) await parseTurtleLeniently(builder);
-    else if (job.format === 'turtle' || job.format === 'trig') await parseTurtle(builder);
-    else await parseOther(builder);
+    else await parseDocumentLazily(builder);
   } catch (error) {
     const { line, column } = error as { line?: number; column?: number };
     if (!job.lenient || line === undefined) {

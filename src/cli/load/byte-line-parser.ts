@@ -1,0 +1,325 @@
+/**
+ * The common case of an N-Triples / N-Quads line, read straight from the file's bytes: each term's
+ * canonical key (termKey in rdf/terms.ts) as UTF-8 bytes, mostly a slice of the line itself (an
+ * IRI's key is `<iri`, a plain literal's `"lexical`), otherwise built in a small buffer. No strings
+ * are made, which is where a string parser spends its time and the collector its effort.
+ *
+ * Anything out of the ordinary (an escape, invalid UTF-8, a syntax error) answers NEEDS_STRING_PARSER
+ * and the caller hands the line to NQuadsLineParser, which resolves escapes and words the error
+ * messages: both must produce the same keys for the same line (byte-line-parser.test.ts).
+ */
+import { isUtf8 } from 'node:buffer';
+
+/** parse(): nothing on the line (blank, or a comment). */
+export const NO_STATEMENT = 0;
+/** parse(): a statement; its keys are in the parser's key fields. */
+export const STATEMENT = 1;
+/** parse(): the line needs the string parser. */
+export const NEEDS_STRING_PARSER = -1;
+
+const LT = 0x3c;
+const GT = 0x3e;
+const QUOTE = 0x22;
+const UNDERSCORE = 0x5f;
+const COLON = 0x3a;
+const HASH = 0x23;
+const DOT = 0x2e;
+const AT = 0x40;
+const CARET = 0x5e;
+const BACKSLASH = 0x5c;
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const DASH = 0x2d;
+
+const XSD_STRING = Buffer.from('http://www.w3.org/2001/XMLSchema#string', 'latin1');
+
+/** Thrown inside the parser to give the line to the string parser. */
+const FALLBACK = new Error('needs the string parser');
+
+/** A term's key: bytes[from, to). */
+export class KeyBuffer {
+  bytes: Uint8Array = new Uint8Array(256);
+  from = 0;
+  to = 0;
+  /**
+   * An IRI key whose characters the parser has not checked (see ByteLineParser.isValidIri): checking
+   * is left until the key turns out to be new, since most IRIs of a file are met many times.
+   */
+  unchecked = false;
+  private own: Uint8Array = this.bytes;
+
+  /** The key is a slice of the line. */
+  slice(line: Uint8Array, from: number, to: number): void {
+    this.bytes = line;
+    this.from = from;
+    this.to = to;
+    this.unchecked = false;
+  }
+
+  /** Starts a key built from pieces. */
+  build(): void {
+    this.bytes = this.own;
+    this.from = this.to = 0;
+    this.unchecked = false;
+  }
+
+  push(byte: number): void {
+    if (this.to === this.own.length) this.grow(this.to + 1);
+    this.own[this.to++] = byte;
+  }
+
+  append(source: Uint8Array, from: number, to: number): void {
+    const length = to - from;
+    if (this.to + length > this.own.length) this.grow(this.to + length);
+    this.own.set(source.subarray(from, to), this.to);
+    this.to += length;
+  }
+
+  private grow(needed: number): void {
+    const grown = new Uint8Array(Math.max(needed, this.own.length * 2));
+    grown.set(this.own.subarray(0, this.to));
+    this.own = this.bytes = grown;
+  }
+}
+
+export class ByteLineParser {
+  readonly subject = new KeyBuffer();
+  readonly predicate = new KeyBuffer();
+  readonly object = new KeyBuffer();
+  /** Set when the statement names its graph (N-Quads); see hasGraph. */
+  readonly graph = new KeyBuffer();
+  hasGraph = false;
+  private line: Uint8Array = new Uint8Array(0);
+  private at = 0;
+  private end = 0;
+  private readonly blankPrefix: Uint8Array;
+
+  /**
+   * @param quads N-Quads (a fourth term names the graph) or N-Triples
+   * @param blankPrefix prepended to blank node labels, as NQuadsLineParser does
+   */
+  constructor(
+    private readonly quads: boolean,
+    blankPrefix: string,
+  ) {
+    this.blankPrefix = Buffer.from(blankPrefix, 'utf8');
+  }
+
+  /** Parses bytes[start, end), one line without its line break. */
+  parse(bytes: Uint8Array, start: number, end: number): number {
+    this.line = bytes;
+    this.at = start;
+    this.end = end;
+    try {
+      return this.statement();
+    } catch (error) {
+      if (error === FALLBACK) return NEEDS_STRING_PARSER;
+      throw error;
+    }
+  }
+
+  private statement(): number {
+    this.skipSpace();
+    if (this.at >= this.end || this.line[this.at] === HASH) return NO_STATEMENT;
+    this.subjectOrGraph(this.subject);
+    this.skipSpace();
+    if (this.peek() !== LT) throw FALLBACK;
+    this.iri(this.predicate);
+    this.skipSpace();
+    this.objectTerm();
+    this.skipSpace();
+    this.hasGraph = false;
+    if (this.quads && this.peek() !== DOT) {
+      this.subjectOrGraph(this.graph);
+      this.hasGraph = true;
+      this.skipSpace();
+    }
+    if (this.peek() !== DOT) throw FALLBACK;
+    this.at++;
+    this.skipSpace();
+    if (this.at < this.end && this.line[this.at] !== HASH) throw FALLBACK;
+    return STATEMENT;
+  }
+
+  private subjectOrGraph(key: KeyBuffer): void {
+    const c = this.peek();
+    if (c === LT) this.iri(key);
+    else if (c === UNDERSCORE) this.blankNode(key);
+    else throw FALLBACK;
+  }
+
+  private objectTerm(): void {
+    const c = this.peek();
+    if (c === LT) this.iri(this.object);
+    else if (c === UNDERSCORE) this.blankNode(this.object);
+    else if (c === QUOTE) this.literal(this.object);
+    else throw FALLBACK;
+  }
+
+  /**
+   * `<iri>`: its key is `<iri`, a slice of the line, left unchecked (the caller checks new keys with
+   * isValidIri). Any character but `>` may be in it then, up to the line's end.
+   */
+  private iri(key: KeyBuffer): void {
+    const start = this.at;
+    const close = this.line.indexOf(GT, start + 1);
+    if (close < 0 || close >= this.end) throw FALLBACK;
+    key.slice(this.line, start, close);
+    key.unchecked = true;
+    this.at = close + 1;
+  }
+
+  /**
+   * Whether an unchecked IRI key is one the string parser would read as it is: no escape, no
+   * character IRIs exclude, absolute, valid UTF-8. If not, the line is the string parser's.
+   */
+  isValidIri(key: KeyBuffer): boolean {
+    this.line = key.bytes;
+    return this.checkedIri(key.from, key.to);
+  }
+
+  /** The position of the `>` closing the IRI that starts at `start`; checks the IRI. */
+  private iriEnd(start: number): number {
+    const close = this.line.indexOf(GT, start + 1);
+    if (close < 0 || close >= this.end || !this.checkedIri(start, close)) throw FALLBACK;
+    return close;
+  }
+
+  /** Checks the IRI of line[start, close), `<` included. */
+  private checkedIri(start: number, close: number): boolean {
+    const line = this.line;
+    let ascii = true;
+    for (let i = start + 1; i < close; i++) {
+      const c = line[i];
+      if (c <= SPACE || c === LT || c === QUOTE || c === 0x7b || c === 0x7d || c === 0x7c || c === CARET || c === 0x60 || c === BACKSLASH) return false;
+      if (c >= 0x80) ascii = false;
+    }
+    return this.hasScheme(start + 1, close) && (ascii || isUtf8(line.subarray(start + 1, close)));
+  }
+
+  /** /^[A-Za-z][A-Za-z0-9+.-]*:/, as NQuadsLineParser checks for an absolute IRI. */
+  private hasScheme(start: number, end: number): boolean {
+    const line = this.line;
+    if (start >= end || !isLetter(line[start])) return false;
+    for (let i = start + 1; i < end; i++) {
+      const c = line[i];
+      if (c === COLON) return true;
+      if (!isLetter(c) && !(c >= 0x30 && c <= 0x39) && c !== 0x2b && c !== DOT && c !== DASH) return false;
+    }
+    return false;
+  }
+
+  private blankNode(key: KeyBuffer): void {
+    const line = this.line;
+    if (line[this.at + 1] !== COLON) throw FALLBACK;
+    const start = this.at + 2;
+    let end = start;
+    let ascii = true;
+    while (end < this.end && isLabelByte(line[end])) {
+      if (line[end] >= 0x80) ascii = false;
+      end++;
+    }
+    while (end > start && line[end - 1] === DOT) end--;
+    if (end === start) throw FALLBACK;
+    if (!ascii) this.checkUtf8(start, end);
+    key.build();
+    key.push(UNDERSCORE);
+    key.append(this.blankPrefix, 0, this.blankPrefix.length);
+    key.append(line, start, end);
+    this.at = end;
+  }
+
+  private literal(key: KeyBuffer): void {
+    const line = this.line;
+    const open = this.at;
+    let close = open + 1;
+    let ascii = true;
+    for (; close < this.end; close++) {
+      const c = line[close];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) throw FALLBACK;
+      if (c >= 0x80) ascii = false;
+    }
+    if (close >= this.end) throw FALLBACK;
+    if (!ascii) this.checkUtf8(open + 1, close);
+    this.at = close + 1;
+    const next = this.peek();
+    if (next === AT) {
+      this.languageTagged(key, open, close);
+    } else if (next === CARET) {
+      if (line[this.at + 1] !== CARET || line[this.at + 2] !== LT) throw FALLBACK;
+      const iriStart = this.at + 2;
+      const iriClose = this.iriEnd(iriStart);
+      this.at = iriClose + 1;
+      if (this.isXsdString(iriStart + 1, iriClose)) {
+        key.slice(line, open, close);
+      } else {
+        // ^datatype"lexical
+        key.build();
+        key.push(CARET);
+        key.append(line, iriStart + 1, iriClose);
+        key.append(line, open, close);
+      }
+    } else {
+      key.slice(line, open, close);
+    }
+  }
+
+  /** @tag"lexical, the tag lower-cased; the tag must match /^[a-zA-Z]+(-[a-zA-Z0-9]+)*$/. */
+  private languageTagged(key: KeyBuffer, open: number, close: number): void {
+    const line = this.line;
+    const tagStart = this.at + 1;
+    let tagEnd = tagStart;
+    while (tagEnd < this.end && isLetter(line[tagEnd])) tagEnd++;
+    if (tagEnd === tagStart) throw FALLBACK;
+    while (tagEnd < this.end && line[tagEnd] === DASH) {
+      const partStart = ++tagEnd;
+      while (tagEnd < this.end && (isLetter(line[tagEnd]) || (line[tagEnd] >= 0x30 && line[tagEnd] <= 0x39))) tagEnd++;
+      if (tagEnd === partStart) throw FALLBACK;
+    }
+    key.build();
+    key.push(AT);
+    for (let i = tagStart; i < tagEnd; i++) {
+      const c = line[i];
+      key.push(c >= 0x41 && c <= 0x5a ? c + 32 : c);
+    }
+    key.append(line, open, close);
+    this.at = tagEnd;
+  }
+
+  private isXsdString(start: number, end: number): boolean {
+    if (end - start !== XSD_STRING.length) return false;
+    for (let i = 0; i < XSD_STRING.length; i++) if (this.line[start + i] !== XSD_STRING[i]) return false;
+    return true;
+  }
+
+  /** Invalid UTF-8 is the string parser's (its decoder turns it into U+FFFD). */
+  private checkUtf8(start: number, end: number): void {
+    if (!isUtf8(this.line.subarray(start, end))) throw FALLBACK;
+  }
+
+  private skipSpace(): void {
+    const line = this.line;
+    let at = this.at;
+    while (at < this.end) {
+      const c = line[at];
+      if (c !== SPACE && c !== TAB && c !== CR) break;
+      at++;
+    }
+    this.at = at;
+  }
+
+  private peek(): number {
+    return this.at < this.end ? this.line[this.at] : -1;
+  }
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/** NQuadsLineParser's isLabelChar, on bytes (every byte of a multi-byte character is >= 0x80). */
+function isLabelByte(c: number): boolean {
+  return c > SPACE && c !== LT && c !== QUOTE && c !== 44 && c !== 59 && c !== 40 && c !== 41 && c !== 91 && c !== 93 && c !== 123 && c !== 125 && c !== HASH;
+}
