@@ -55,21 +55,23 @@ export class Batch {
   }
 }
 
+/** A batch that holds no row and never will: full from the start, so a writer replaces it at once. */
+const NO_ROWS = new Batch(0, 0);
+
 /** Collects output rows into batches of BATCH_SIZE, handing each full one to the consumer. */
 export class BatchWriter {
-  private current: Batch;
+  /** NO_ROWS until the first row: many writers of a query never receive one. */
+  private current: Batch = NO_ROWS;
   private readonly ready: Batch[] = [];
 
-  constructor(readonly width: number) {
-    this.current = new Batch(width, FIRST_BATCH_SIZE);
-  }
+  constructor(readonly width: number) {}
 
   /** The batch to append the next row to; grows, then rolls over when full. */
   target(): Batch {
     const current = this.current;
     if (current.full) {
       if (current.capacity < BATCH_SIZE) {
-        const grown = new Batch(this.width, current.capacity * 2);
+        const grown = new Batch(this.width, current.capacity === 0 ? FIRST_BATCH_SIZE : current.capacity * 2);
         grown.data.set(current.data);
         grown.length = current.length;
         this.current = grown;
@@ -91,7 +93,7 @@ export class BatchWriter {
     yield* this.drainFull();
     if (this.current.length > 0) {
       yield this.current;
-      this.current = new Batch(this.width, FIRST_BATCH_SIZE);
+      this.current = NO_ROWS;
     }
   }
 

@@ -9,7 +9,7 @@ import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexRang
 import { QuadScan, countRange, rangeIsEmpty } from './quad-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
-import { META, readCount, readMeta, readStatistics } from './statistics.js';
+import { META, readCount, readDataVersion, readMeta, readStatistics } from './statistics.js';
 import type { StoreContext } from './store-context.js';
 import type { ReadOptions, Transaction } from './lmdb-types.js';
 
@@ -115,6 +115,12 @@ export class LmdbStoreReader implements StoreReader {
     // A snapshot never changes, so neither do its statistics.
     this.cachedStatistics ??= readStatistics(this.context.dbs, this.reads);
     return this.cachedStatistics;
+  }
+
+  contentVersion(): number | undefined {
+    // A write transaction's own view changes under it, and the version is drawn only at its flush.
+    if (!this.transaction || this.context.writing) return undefined;
+    return readDataVersion(this.context.dbs.meta, this.reads);
   }
 
   release(): void {

@@ -113,3 +113,37 @@ test('distinct subjects and objects count every graph together', async () => {
   assert.deepEqual(stats(), [0, 0]);
   await store.close();
 });
+
+test('the content version changes with every transaction that changes quads, and only then', async () => {
+  const store = openStore({ memory: true });
+  try {
+    const version = () => {
+      const reader = store.reader();
+      try {
+        return reader.contentVersion?.();
+      } finally {
+        reader.release();
+      }
+    };
+    assert.equal(version(), undefined, 'a store no write has touched vouches for nothing');
+    const [s, p, o] = store.write((w) => [w.intern(namedNode('urn:s')), w.intern(namedNode('urn:p')), w.intern(namedNode('urn:o'))]);
+    assert.equal(version(), undefined, 'new terms alone change no quad');
+    store.write((w) => w.add(s, p, o, DEFAULT_GRAPH_ID));
+    const first = version();
+    assert.equal(typeof first, 'number');
+    const held = store.reader();
+    store.write((w) => {
+      assert.equal(w.contentVersion?.(), undefined, 'a writer sees its own changes under any version');
+      w.remove(s, p, o, DEFAULT_GRAPH_ID);
+      w.add(s, p, o, DEFAULT_GRAPH_ID);
+    });
+    const second = version();
+    assert.notEqual(second, first, 'a remove and re-add leave the counts alone, not the version');
+    assert.equal(held.contentVersion?.(), first, 'an older snapshot keeps its version');
+    held.release();
+    store.write((w) => w.intern(namedNode('urn:other')));
+    assert.equal(version(), second);
+  } finally {
+    await store.close();
+  }
+});

@@ -43,6 +43,8 @@ import type { StoreContext } from './store-context.js';
 const EMPTY_VALUE = Buffer.alloc(0);
 const NO_OVERWRITE = { noOverwrite: true };
 const NEW_TERMS_CACHE_SIZE = 65_536;
+/** The default graph's term key, 'D', as its one UTF-8 byte. */
+const DEFAULT_GRAPH_KEY_BYTE = 0x44;
 /**
  * New quads held back from the secondary indexes (16 bytes each): the larger, the more of a bulk
  * load's secondary keys are sorted together and appended rather than inserted. Writing them at
@@ -165,6 +167,20 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
     const id = this.nextId++;
     this.dictionaryWriter.insertDeferred(key, id);
+    return id;
+  }
+
+  /**
+   * `internNewKey` of a key given as UTF-8 bytes with its dictionary hash (store/term-hash.ts's
+   * hashTermKeyBytes), as the load's parse worker sends new terms: the loading thread then neither
+   * decodes, encodes nor hashes the key.
+   */
+  internNewKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+    this.checkOpen();
+    if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
+    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    const id = this.nextId++;
+    this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
     return id;
   }
 

@@ -59,6 +59,12 @@ export interface StoreReader {
   hasNamedGraph(g: TermId): boolean;
   /** Statistics as of this snapshot, kept by the writer: reading them costs no scan. */
   statistics(): StoreStatistics;
+  /**
+   * An identifier of the snapshot's quads: two snapshots with the same version (of any store) hold
+   * the same quads, so caches derived from quads may be shared between them. Undefined when the
+   * reader cannot vouch for that (inside a write transaction, or an implementation without versions).
+   */
+  contentVersion?(): number | undefined;
   /** Ends the snapshot. */
   release(): void;
 }

@@ -20,6 +20,12 @@ export const META = {
   defaultGraphCount: 'defaultGraphCount',
   distinctSubjects: 'distinctSubjects',
   distinctObjects: 'distinctObjects',
+  /**
+   * A random number, drawn anew by every transaction that has changed quads: two snapshots with the
+   * same value hold the same quads, so read-side caches derived from quads (numeric-objects.ts in
+   * the engine) may be shared between snapshots under it. Absent in a store no such write has touched.
+   */
+  dataVersion: 'dataVersion',
 } as const;
 export type MetaKey = (typeof META)[keyof typeof META];
 
@@ -40,6 +46,12 @@ export function readMeta(meta: MetaDatabase, reads: SnapshotReads, key: MetaKey)
   const found = reads.get(meta, key);
   if (found === undefined) return key === META.nextId ? FIRST_TERM_ID : 0;
   return decodeCount(found);
+}
+
+/** The snapshot's META.dataVersion, or undefined when no quad-changing write has recorded one. */
+export function readDataVersion(meta: MetaDatabase, reads: SnapshotReads): number | undefined {
+  const found = reads.get(meta, META.dataVersion);
+  return found === undefined ? undefined : decodeCount(found);
 }
 
 export function readCount(db: CountDatabase, reads: SnapshotReads, id: TermId): number | undefined {
@@ -85,8 +97,15 @@ export class PendingCounts {
   distinctObjects = 0;
   readonly graphs = new Map<TermId, number>();
   readonly predicates = new Map<TermId, number>();
+  /**
+   * Whether a quad changed since this writer began. Never reset: a staged load writes some index
+   * entries of one stage's quads in a later stage, so every flush after the first change draws a
+   * new data version.
+   */
+  private touched = false;
 
   countQuad(p: TermId, g: TermId, delta: number): void {
+    this.touched = true;
     this.quads += delta;
     if (g === DEFAULT_GRAPH_ID) this.defaultGraph += delta;
     else this.graphs.set(g, (this.graphs.get(g) ?? 0) + delta);
@@ -100,6 +119,7 @@ export class PendingCounts {
     addToMeta(dbs.meta, reads, META.distinctSubjects, this.distinctSubjects);
     addToMeta(dbs.meta, reads, META.distinctObjects, this.distinctObjects);
     if (readMeta(dbs.meta, reads, META.nextId) !== nextId) dbs.meta.putSync(META.nextId, encodeCount(nextId));
+    if (this.touched) dbs.meta.putSync(META.dataVersion, encodeCount(freshDataVersion()));
     for (const [g, delta] of this.graphs) {
       const count = readCount(dbs.graphs, reads, g);
       // A graph dropped in this transaction keeps no entry.
@@ -120,6 +140,11 @@ export class PendingCounts {
   forgetGraph(g: TermId): void {
     this.graphs.delete(g);
   }
+}
+
+/** 52 random bits: a collision between two versions of one store is not a practical concern. */
+function freshDataVersion(): number {
+  return Math.floor(Math.random() * 2 ** 26) * 2 ** 26 + Math.floor(Math.random() * 2 ** 26);
 }
 
 function addToMeta(meta: MetaDatabase, reads: SnapshotReads, key: MetaKey, delta: number): void {

@@ -12,6 +12,8 @@ import type { ExecContext } from '../context.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
+import { ObjectRange, type ObjectBound } from './object-range.js';
+import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
 export type PatternTerm = { kind: 'id'; id: TermId; label: string } | { kind: 'slot'; slot: number; label: string };
@@ -31,6 +33,12 @@ export class PatternScan extends Operator {
   constantMatches = Number.NaN;
   /** Whether some batch was joined by hash (for explain, which describes the operator after the run). */
   private hashed = false;
+  /**
+   * Bounds the filters after this scan put on its object (set by the optimizer): with enough
+   * solutions, the scan reads only the quads in range (object-range.ts) instead of looking each up.
+   */
+  objectBounds: ObjectBound[] = [];
+  private ranged = false;
 
   constructor(
     readonly s: PatternTerm,
@@ -58,28 +66,46 @@ export class PatternScan extends Operator {
 
   describe(slotNames: readonly string[]): string {
     const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ' (in a named graph)' : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
-    return `${this.s.label} ${this.p.label} ${this.o.label}${g}${this.hashed ? ' (hash join)' : ''}`;
+    const how = this.hashed ? ' (hash join)' : this.ranged ? ' (object range)' : '';
+    return `${this.s.label} ${this.p.label} ${this.o.label}${g}${how}`;
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const out = new BatchWriter(ctx.width);
     const width = out.width;
     const key = new Float64Array(4);
+    const last = new LastLookup();
     for (const batch of input) {
       ctx.checkpoint();
       const data = batch.data;
-      const table = this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
+      const range = this.objectBounds.length > 0 ? this.objectRange(batch, ctx) : undefined;
+      const table = !range && this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
       if (table) this.hashed = true;
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
         if (table && table.joinRow(batch, row, out)) continue;
+        if (range && range.joinRow(batch, row, out, ctx)) {
+          this.ranged = true;
+          if (out.pending) yield* out.drainFull();
+          continue;
+        }
         if (!this.resolve(key, data, offset)) continue;
         const graphs = graphsToScan(this.graph, data, offset, ctx);
+        if (graphs.length === 1 && last.repeats(key, graphs[0])) {
+          last.replay(batch, row, out, this.binds);
+          if (out.pending) yield* out.drainFull();
+          continue;
+        }
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
+        if (graphs.length === 1) last.begin(key, graphs[0]);
+        else last.forget();
         for (const g of graphs) {
           if (!seen && this.fullyBound(key, g, data, offset)) {
             // Everything bound: an existence check, no cursor.
-            if (ctx.reader.has(key[0], key[1], key[2], g)) out.target().appendCopy(batch, row);
+            if (ctx.reader.has(key[0], key[1], key[2], g)) {
+              out.target().appendCopy(batch, row);
+              last.record(last.keyQuad(), this.binds);
+            }
             continue;
           }
           for (const quad of ctx.reader.scan(key[0], key[1], key[2], g)) {
@@ -94,6 +120,7 @@ export class PatternScan extends Operator {
             const t = target.data;
             const base = r * width;
             for (const b of this.binds) t[base + b.slot] = quad[b.pos];
+            last.record(quad, this.binds);
           }
         }
         if (out.pending) {
@@ -134,6 +161,40 @@ export class PatternScan extends Operator {
     return table;
   }
 
+  /**
+   * The range path for this batch, when the object's bounds apply and its index is at hand or worth
+   * building: for solutions that bind the subject, the predicate must be small against the batch
+   * (the index outlives the query, but the first query pays for it); without a bound subject, each
+   * solution would scan the whole predicate anyway.
+   */
+  private objectRange(batch: Batch, ctx: ExecContext): ObjectRange | undefined {
+    if (this.p.kind !== 'id' || this.o.kind !== 'slot' || this.repeats.length > 0 || this.graph.kind !== 'default') return undefined;
+    if (ctx.dataset.defaultGraphs.length !== 1 || batch.length === 0) return undefined;
+    let range = ctx.memo.get(this)?.get('range') as ObjectRange | undefined;
+    if (range === undefined) {
+      const g = ctx.dataset.defaultGraphs[0];
+      let index = cachedNumericObjects(ctx.reader, this.p.id, g);
+      if (!index && this.worthIndexing(batch)) index = numericObjectsFor(ctx.reader, this.p.id, g);
+      if (!index) return undefined;
+      range = new ObjectRange(index, this.s.kind === 'id' ? this.s : { kind: 'slot', slot: this.s.slot }, this.o.slot, this.objectBounds, ctx.width);
+      let memo = ctx.memo.get(this);
+      if (!memo) {
+        memo = new Map();
+        ctx.memo.set(this, memo);
+      }
+      memo.set('range', range);
+    }
+    range.rowsInBatch = batch.length;
+    return range;
+  }
+
+  private worthIndexing(batch: Batch): boolean {
+    const quads = this.constantMatches;
+    if (!(quads <= MAX_NUMERIC_OBJECTS) || this.p.kind !== 'id' || this.p.id >= QUERY_LOCAL_ID_BASE) return false;
+    const subjectBound = this.s.kind === 'id' || batch.data[this.s.slot] !== 0;
+    return !subjectBound || (batch.length >= MIN_ROWS_TO_HASH && quads <= batch.length * QUADS_PER_INDEXED_ROW);
+  }
+
   /** The one variable position the first solution binds (and no other variable is bound), or -1. */
   private keyPosition(batch: Batch, width: number): number {
     let keyPos = -1;
@@ -172,10 +233,72 @@ export class PatternScan extends Operator {
 }
 
 
+/**
+ * The matches of the previous look-up, while few, for the next solution that looks up the same key:
+ * a pattern whose bound positions are all constants (an OPTIONAL property of one resource) or
+ * repeat from solution to solution is read once, not once per solution.
+ */
+class LastLookup {
+  private readonly key = new Float64Array(4).fill(-1);
+  /** The bound values of each match, one per bind (at most four). */
+  private readonly values = new Float64Array(MAX_REPLAYED_MATCHES * 4);
+  private count = 0;
+  private usable = false;
+
+  repeats(key: Float64Array, g: number): boolean {
+    const own = this.key;
+    return this.usable && own[0] === key[0] && own[1] === key[1] && own[2] === key[2] && own[3] === g;
+  }
+
+  /** The key looked up, as a quad: the match of an existence check. */
+  keyQuad(): Float64Array {
+    return this.key;
+  }
+
+  forget(): void {
+    this.usable = false;
+  }
+
+  begin(key: Float64Array, g: number): void {
+    const own = this.key;
+    own[0] = key[0];
+    own[1] = key[1];
+    own[2] = key[2];
+    own[3] = g;
+    this.count = 0;
+    this.usable = true;
+  }
+
+  record(quad: ArrayLike<number>, binds: readonly { pos: number }[]): void {
+    if (!this.usable) return;
+    if (this.count === MAX_REPLAYED_MATCHES) {
+      this.usable = false;
+      return;
+    }
+    const base = this.count++ * binds.length;
+    for (let j = 0; j < binds.length; j++) this.values[base + j] = quad[binds[j].pos];
+  }
+
+  replay(batch: Batch, row: number, out: BatchWriter, binds: readonly { slot: number }[]): void {
+    const values = this.values;
+    const n = binds.length;
+    for (let i = 0; i < this.count; i++) {
+      const target = out.target();
+      const base = target.appendCopy(batch, row) * batch.width;
+      for (let j = 0; j < n; j++) target.data[base + binds[j].slot] = values[i * n + j];
+    }
+  }
+}
+
+/** Matches a repeated look-up may replay; a longer one is read again. */
+const MAX_REPLAYED_MATCHES = 64;
+
 /** Below this many solutions in a batch, look-ups are cheap enough. */
 const MIN_ROWS_TO_HASH = 32;
 /** Quads one scan can read in the time of one index look-up (measured: roughly ten). */
 const QUADS_PER_LOOKUP = 8;
+/** Quads of the predicate a batch's solutions may cost to index (the index then serves later queries too). */
+const QUADS_PER_INDEXED_ROW = 64;
 /** A bound on the hash table's size. */
 const MAX_HASHED_QUADS = 200_000;
 

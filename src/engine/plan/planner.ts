@@ -29,6 +29,7 @@ import { Scope } from './scope.js';
 import { keepTextualOrder, orderPatterns } from './bgp-order.js';
 import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
+import { objectBoundsOf } from './object-bounds.js';
 
 interface Env {
   scope: Scope;
@@ -172,9 +173,32 @@ export class Planner {
     const filterSlots = filters.map((f) => f.condition.slots);
     const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots) : keepTextualOrder(scans, env.inputVars, this.ctx);
     const steps = interleaveFilters(ordered, filters, env.params);
+    if (this.optimize) this.attachObjectBounds(ordered, filterExpressions, env);
     const op = steps.length === 1 ? steps[0] : new Sequence(steps);
     op.estimate = steps[steps.length - 1].estimate;
     return { op, mentioned: union(...scans.map((s) => s.maybe), ...filterSlots) };
+  }
+
+  /**
+   * Gives each scan the bounds its BGP's filters put on the object it binds, where the bounds read
+   * only variables bound before it (see object-bounds.ts). The filters stay where they are.
+   */
+  private attachObjectBounds(scans: readonly PatternScan[], conjuncts: readonly Algebra.Expression[], env: Env): void {
+    const bounds = objectBoundsOf(conjuncts);
+    if (bounds.length === 0) return;
+    const boundBefore = new Set<number>([...env.inputVars, ...env.params]);
+    for (const scan of scans) {
+      const object = scan.o;
+      if (object.kind === 'slot' && scan.p.kind === 'id' && !boundBefore.has(object.slot)) {
+        for (const bound of bounds) {
+          if (env.scope.slot(bound.variable) !== object.slot) continue;
+          const expression = this.expression(bound.bound, env);
+          if (expression.subPlans.length > 0 || expression.usesBnode || ![...expression.slots].every((slot) => boundBefore.has(slot))) continue;
+          scan.objectBounds.push({ upper: bound.upper, expression });
+        }
+      }
+      for (const slot of scan.maybe) boundBefore.add(slot);
+    }
   }
 
   private path(node: Algebra.Path, env: Env): Planned {

@@ -1,0 +1,151 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openStore } from '../../store/lmdb-store.js';
+import type { QuadStore } from '../../store/quad-store.js';
+import type { PlanNode } from '../../service/sparql-service.js';
+import { runQuery, runUpdate } from '../query-engine.js';
+import { explainQuery } from '../explain.js';
+import { numericValueOf, NumericObjects } from './numeric-objects.js';
+import { factory } from '../../rdf/terms.js';
+
+const EX = 'http://example.org/';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+/** Objects of every kind a numeric range must handle: each subject sI gets the I-th. */
+const OBJECTS = [
+  '-5', '-1', '0', '1', '2', '3', '5', '10', '11', '120', '-120', '1000000', '9007199254740993',
+  '1.5', '2.0', '-0.5', '10.000000000000000001', '3.0e0', '-2.5E1', '1e3',
+  `"4"^^<${XSD}float>`, `"16777217"^^<${XSD}integer>`, `"16777216"^^<${XSD}float>`,
+  `"NaN"^^<${XSD}double>`, `"INF"^^<${XSD}double>`, `"-INF"^^<${XSD}double>`,
+  `"7"^^<${XSD}short>`, `"300"^^<${XSD}byte>`, `"abc"^^<${XSD}integer>`, `" 8 "^^<${XSD}int>`,
+  '"5"', '"10"@en', `<${EX}five>`, '_:b', `"2008-01-01"^^<${XSD}date>`, 'true',
+  `"6"^^<${EX}myNumber>`,
+];
+/** Copies of the list, so that a batch of solutions is large enough for the range path. */
+const COPIES = 12;
+
+async function rows(store: QuadStore, query: string, optimize = true): Promise<string[]> {
+  const result = await runQuery(store, query, { optimize });
+  assert.equal(result.kind, 'bindings');
+  const out: string[] = [];
+  if (result.kind === 'bindings') {
+    for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
+  }
+  return out.sort();
+}
+
+function operators(node: PlanNode): string[] {
+  return [`${node.operator} ${node.details ?? ''}`, ...(node.children ?? []).flatMap(operators)];
+}
+
+async function usesObjectRange(store: QuadStore, query: string): Promise<boolean> {
+  const explained = await explainQuery(store, query);
+  return operators(explained.plan).some((line) => line.includes('(object range)'));
+}
+
+describe('object range: filters that bound an object read only the quads in range', () => {
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const triples: string[] = [];
+    for (let copy = 0; copy < COPIES; copy++) {
+      OBJECTS.forEach((object, i) => {
+        const s = `<${EX}s${copy}-${i}>`;
+        triples.push(`${s} <${EX}v> ${object.replace('_:b', `_:b${copy}`)} ; <${EX}kind> <${EX}thing> ; <${EX}w> ${(i * 7 + copy) % 40} .`);
+      });
+    }
+    triples.push(`<${EX}origin> <${EX}v> 4 ; <${EX}w> 17 .`);
+    await runUpdate(store, `INSERT DATA { ${triples.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  const bounded = (filter: string) =>
+    `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(${filter}) }`;
+  const filters = [
+    '?o < 3',
+    '?o <= 3',
+    '?o > 3 && ?o < 11',
+    '?o >= 3 && ?o <= 11',
+    '?o >= 1.5 && ?o <= 2',
+    '3 > ?o',
+    '-1 <= ?o && 1 >= ?o',
+    '?o > -121 && ?o < -119',
+    '?o < -1000',
+    '?o > 5 && ?o < 5',
+    '?o >= 5 && ?o <= 5',
+    `?o <= "16777216"^^<${XSD}float>`,
+    `?o >= "16777216"^^<${XSD}float>`,
+    '?o > 1000 && ?o < 1e300',
+    `?o > "-INF"^^<${XSD}double>`,
+    `?o < "NaN"^^<${XSD}double>`,
+    '?o > 9007199254740992',
+    '?o < 10.0000000000000000005 && ?o > 10',
+    '?o < "5"',
+    '?o > 2 + 1 && ?o < 3 * 4',
+  ];
+  for (const filter of filters) {
+    it(`FILTER(${filter}) gives what the unoptimized plan gives`, async () => {
+      const query = bounded(filter);
+      assert.deepEqual(await rows(store, query), await rows(store, query, false));
+    });
+  }
+
+  it('takes the range path for a bound subject, a bound taken from an earlier pattern, and no subject at all', async () => {
+    assert.equal(await usesObjectRange(store, bounded('?o > 3 && ?o < 11')), true);
+    const fromOrigin = `SELECT ?s ?o WHERE { <${EX}origin> <${EX}v> ?x . ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(?o < (?x + 6) && ?o > (?x - 6)) }`;
+    assert.deepEqual(await rows(store, fromOrigin), await rows(store, fromOrigin, false));
+    assert.equal(await usesObjectRange(store, fromOrigin), true);
+    const open = `SELECT ?s ?o WHERE { ?s <${EX}v> ?o FILTER(?o >= 0 && ?o < 4) }`;
+    assert.deepEqual(await rows(store, open), await rows(store, open, false));
+    assert.equal(await usesObjectRange(store, open), true);
+  });
+
+  it('leaves bounds alone that are not plain arithmetic or read the object itself', async () => {
+    for (const filter of ['?o < RAND() * 10', '?o < ?o + 1', 'STR(?o) < "5"', '?o < STRLEN("abcd")']) {
+      const query = bounded(filter);
+      assert.equal(await usesObjectRange(store, query), false, filter);
+      if (!filter.includes('RAND')) assert.deepEqual(await rows(store, query), await rows(store, query, false), filter);
+    }
+  });
+
+  it('a bound that cannot be computed for a solution falls back to the look-ups', async () => {
+    const query = `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}w> ?w . ?s <${EX}v> ?o FILTER(?o < ?w / (?w - 17)) }`;
+    assert.deepEqual(await rows(store, query), await rows(store, query, false));
+  });
+
+  it('sees the store as of its snapshot after an update changes values', async () => {
+    const query = bounded('?o > 500 && ?o < 600');
+    assert.deepEqual(await rows(store, query), []);
+    await runUpdate(store, `INSERT DATA { <${EX}s0-0> <${EX}v> 550 }`);
+    assert.deepEqual(await rows(store, query), [`NamedNode:${EX}s0-0 Literal:550`]);
+    await runUpdate(store, `DELETE DATA { <${EX}s0-0> <${EX}v> 550 } ; INSERT DATA { <${EX}s0-1> <${EX}v> 551 }`);
+    assert.deepEqual(await rows(store, query), [`NamedNode:${EX}s0-1 Literal:551`]);
+  });
+});
+
+describe('NumericObjects', () => {
+  const index = new NumericObjects(new Float64Array([-3, 0, 1, 1, 2.5, 1e20]), new Uint32Array(6), new Uint32Array(6), new Uint32Array([7, 8]));
+
+  it('spans the values within the bounds, inclusive, widened by a little', () => {
+    assert.deepEqual(index.span(1, 1), [2, 4]);
+    assert.deepEqual(index.span(0, 2.5), [1, 5]);
+    assert.deepEqual(index.span(-Infinity, Infinity), [0, 6]);
+    assert.deepEqual(index.span(3, 4), [5, 5]);
+    assert.deepEqual(index.span(4, 3), [5, 5]);
+    assert.deepEqual(index.span(1e20 * (1 + 1e-7), Infinity), [5, 6]);
+    assert.equal(index.size, 7);
+  });
+
+  it('takes numbers of every numeric datatype, and nothing else, as numbers', () => {
+    const literal = (value: string, datatype: string) => factory.literal(value, factory.namedNode(`${XSD}${datatype}`));
+    assert.equal(numericValueOf(literal('-12', 'integer')), -12);
+    assert.equal(numericValueOf(literal('0.25', 'decimal')), 0.25);
+    assert.equal(numericValueOf(literal('7', 'unsignedByte')), 7);
+    assert.equal(numericValueOf(literal('-INF', 'double')), -Infinity);
+    assert.ok(Number.isNaN(numericValueOf(literal('NaN', 'float'))));
+    assert.ok(Number.isNaN(numericValueOf(literal('x', 'integer'))));
+    assert.ok(Number.isNaN(numericValueOf(factory.literal('5'))));
+    assert.ok(Number.isNaN(numericValueOf(factory.namedNode(`${EX}5`))));
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * The range path of a pattern scan `?s <p> ?o` whose object the following filters bound
+ * (plan/object-bounds.ts): instead of one index look-up per solution, the quads of <p> whose object
+ * lies within the bounds are taken from the value-ordered index (numeric-objects.ts), once per
+ * distinct bounds, and joined by subject. Every quad that could pass the filters is among them, and
+ * the filters still run after the scan, so the answer is the same as the look-ups'.
+ */
+import type { Batch, BatchWriter } from '../batch.js';
+import type { ExecContext } from '../context.js';
+import type { CompiledExpression } from '../expression/compile-expression.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
+import { ExpressionError } from '../functions/index.js';
+import { numericValueOf, type NumericObjects } from './numeric-objects.js';
+
+/** A bound on the object: the value of `expression` for the solution at hand. */
+export interface ObjectBound {
+  /** true: the object lies below the bound; false: above. */
+  upper: boolean;
+  expression: CompiledExpression;
+}
+
+/** Objects in range, ready to join: all of them, and by subject once a solution binds it. */
+class Candidates {
+  private bySubject?: Map<number, number[]>;
+
+  constructor(
+    private readonly index: NumericObjects,
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  /** Whether the subject map exists: joining through it then costs nothing more. */
+  get joinedBySubject(): boolean {
+    return this.bySubject !== undefined;
+  }
+
+  get count(): number {
+    return this.to - this.from + this.index.others.length / 2;
+  }
+
+  /** Subject and object of each candidate, in turn. */
+  forEach(visit: (s: TermId, o: TermId) => void): void {
+    const { subjects, objects, others } = this.index;
+    for (let i = this.from; i < this.to; i++) visit(subjects[i], objects[i]);
+    for (let i = 0; i < others.length; i += 2) visit(others[i], others[i + 1]);
+  }
+
+  objectsOf(s: TermId, ctx: ExecContext): readonly number[] | undefined {
+    if (!this.bySubject) {
+      const map = new Map<number, number[]>();
+      this.forEach((subject, object) => {
+        const list = map.get(subject);
+        if (list) list.push(object);
+        else map.set(subject, [object]);
+      });
+      ctx.reserve(this.count * 48);
+      this.bySubject = map;
+    }
+    return this.bySubject.get(s);
+  }
+}
+
+/** A solution's bound, computed once per distinct values of the variables it reads. */
+export class ObjectRange {
+  private readonly boundSlots: number[];
+  private readonly lastInputs: Float64Array;
+  private hasLast = false;
+  private lastCandidates: Candidates | undefined;
+  private readonly bySpan = new Map<string, Candidates>();
+  /** Solutions of the current batch: a subject join is worth it while candidates stay below a share of them. */
+  rowsInBatch = 0;
+
+  constructor(
+    private readonly index: NumericObjects,
+    private readonly subject: { kind: 'id'; id: TermId } | { kind: 'slot'; slot: number },
+    private readonly objectSlot: number,
+    private readonly bounds: readonly ObjectBound[],
+    private readonly width: number,
+  ) {
+    this.boundSlots = [...new Set(bounds.flatMap((b) => [...b.expression.slots]))];
+    this.lastInputs = new Float64Array(this.boundSlots.length);
+  }
+
+  /**
+   * Joins one solution through the range; false when this solution must take the look-up path
+   * (its object already bound, no bound computable, or too many candidates to beat look-ups).
+   */
+  joinRow(batch: Batch, row: number, out: BatchWriter, ctx: ExecContext): boolean {
+    const data = batch.data;
+    const offset = row * this.width;
+    if (data[offset + this.objectSlot] !== 0) return false;
+    const candidates = this.candidatesFor(data, offset, ctx);
+    if (!candidates) return false;
+    const s = this.subject.kind === 'id' ? this.subject.id : data[offset + this.subject.slot];
+    if (s === 0) {
+      candidates.forEach((subject, object) => this.emit(batch, row, out, subject, object));
+      return true;
+    }
+    if (!candidates.joinedBySubject && candidates.count > this.rowsInBatch * CANDIDATES_PER_LOOKUP) return false;
+    if (s >= QUERY_LOCAL_ID_BASE) return true;
+    const objects = candidates.objectsOf(s, ctx);
+    if (objects) for (const o of objects) this.emit(batch, row, out, s, o);
+    return true;
+  }
+
+  private emit(batch: Batch, row: number, out: BatchWriter, s: TermId, o: TermId): void {
+    const target = out.target();
+    const r = target.appendCopy(batch, row);
+    const base = r * this.width;
+    if (this.subject.kind === 'slot') target.data[base + this.subject.slot] = s;
+    target.data[base + this.objectSlot] = o;
+  }
+
+  private candidatesFor(data: Float64Array, offset: number, ctx: ExecContext): Candidates | undefined {
+    const slots = this.boundSlots;
+    let same = this.hasLast;
+    for (let i = 0; same && i < slots.length; i++) same = this.lastInputs[i] === data[offset + slots[i]];
+    if (same) return this.lastCandidates;
+    for (let i = 0; i < slots.length; i++) this.lastInputs[i] = data[offset + slots[i]];
+    this.hasLast = true;
+    this.lastCandidates = this.computeCandidates(data, offset, ctx);
+    return this.lastCandidates;
+  }
+
+  private computeCandidates(data: Float64Array, offset: number, ctx: ExecContext): Candidates | undefined {
+    let low = -Infinity;
+    let high = Infinity;
+    let bounded = false;
+    for (const bound of this.bounds) {
+      const value = boundValue(bound.expression, data, offset, ctx);
+      // A bound that cannot be computed fails its own filter; the others still hold.
+      if (Number.isNaN(value)) continue;
+      bounded = true;
+      if (bound.upper) high = Math.min(high, value);
+      else low = Math.max(low, value);
+    }
+    if (!bounded) return undefined;
+    const [from, to] = this.index.span(low, high);
+    const key = `${from} ${to}`;
+    let candidates = this.bySpan.get(key);
+    if (!candidates) {
+      candidates = new Candidates(this.index, from, to);
+      this.bySpan.set(key, candidates);
+    }
+    return candidates;
+  }
+}
+
+/** Candidates a subject join may gather per solution of the batch and still beat index look-ups. */
+const CANDIDATES_PER_LOOKUP = 16;
+
+function boundValue(expression: CompiledExpression, data: Float64Array, offset: number, ctx: ExecContext): number {
+  try {
+    return numericValueOf(expression.evaluate(data, offset, ctx));
+  } catch (error) {
+    if (error instanceof ExpressionError) return Number.NaN;
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openStore } from '../../store/lmdb-store.js';
+import type { QuadStore } from '../../store/quad-store.js';
+import { runQuery, runUpdate } from '../query-engine.js';
+
+const EX = 'http://example.org/';
+
+async function rows(store: QuadStore, query: string): Promise<string[]> {
+  const result = await runQuery(store, query);
+  assert.equal(result.kind, 'bindings');
+  const out: string[] = [];
+  if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => t?.value.replace(EX, '') ?? '-').join(' '));
+  return out.sort();
+}
+
+describe('a pattern looked up with the same key for many solutions', () => {
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const things = Array.from({ length: 40 }, (_, i) => `<${EX}t${i}> a <${EX}Thing> .`);
+    const tags = Array.from({ length: 70 }, (_, i) => `<${EX}hub> <${EX}tag> ${i} .`);
+    const graphs = ['g1', 'g2'].map((g) => `GRAPH <${EX}${g}> { <${EX}a> <${EX}p> <${EX}b> . <${EX}t1> <${EX}p> <${EX}${g}x> }`);
+    await runUpdate(store, `INSERT DATA { ${things.join('\n')} <${EX}hub> <${EX}name> "hub", "Hub" . ${tags.join('\n')} ${graphs.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  it('gives every solution all the matches of a constant OPTIONAL pattern', async () => {
+    const found = await rows(store, `SELECT ?t ?n WHERE { ?t a <${EX}Thing> OPTIONAL { <${EX}hub> <${EX}name> ?n } }`);
+    assert.equal(found.length, 80);
+    assert.equal(found.filter((r) => r.endsWith(' hub')).length, 40);
+    assert.equal(found.filter((r) => r.endsWith(' Hub')).length, 40);
+  });
+
+  it('reads a key with more matches than it keeps again, whole', async () => {
+    const found = await rows(store, `SELECT ?t ?v WHERE { ?t a <${EX}Thing> . <${EX}hub> <${EX}tag> ?v }`);
+    assert.equal(found.length, 40 * 70);
+    assert.equal(new Set(found).size, 40 * 70);
+  });
+
+  it('keeps the graph a solution binds when an existence check repeats', async () => {
+    const found = await rows(store, `SELECT ?g ?t WHERE { VALUES ?g { <${EX}g1> <${EX}g2> <${EX}g3> } ?t a <${EX}Thing> GRAPH ?g { <${EX}a> <${EX}p> <${EX}b> } }`);
+    assert.equal(found.length, 80);
+    assert.deepEqual([...new Set(found.map((r) => r.split(' ')[0]))], ['g1', 'g2']);
+  });
+
+  it('does not mix in the matches of a look-up over several graphs', async () => {
+    const query = `SELECT ?g ?o FROM NAMED <${EX}g1> FROM NAMED <${EX}g2> WHERE {
+      VALUES (?t ?g) { (<${EX}t1> <${EX}g1>) (<${EX}t1> UNDEF) (<${EX}t1> <${EX}g1>) } GRAPH ?g { ?t <${EX}p> ?o } }`;
+    assert.deepEqual(await rows(store, query), ['g1 g1x', 'g1 g1x', 'g1 g1x', 'g2 g2x']);
+  });
+
+  it('does not carry matches over to a key that differs', async () => {
+    const found = await rows(store, `SELECT ?t ?o WHERE { VALUES ?t { <${EX}t1> <${EX}t1> <${EX}t2> <${EX}t1> } OPTIONAL { GRAPH <${EX}g1> { ?t <${EX}p> ?o } } }`);
+    assert.deepEqual(found, ['t1 g1x', 't1 g1x', 't1 g1x', 't2 -']);
+  });
+});
