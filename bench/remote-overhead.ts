@@ -12,7 +12,16 @@
  * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6.
  * Quiver itself is asked on a kept-alive connection (it sends with TCP_NODELAY).
  *
- *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE]
+ *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE] [--proxy] [--cpu-prof DIR]
+ *
+ * The overall figures come with 95% intervals from a bootstrap over the query instances (each
+ * instance's latencies every way resampled together), to tell a difference from this machine's noise.
+ *
+ * `--proxy` adds a fourth way: a bare node:http forwarding proxy (no parsing, a new connection to
+ * Virtuoso per request, as Quiver's), the floor of any Node.js server in the middle on this machine.
+ *
+ * `--cpu-prof DIR` runs the Quiver server under `node --cpu-prof` (profile written to DIR when it
+ * stops; read it with bench/profile-summary.ts).
  *
  * The warm-up lets V8 finish optimizing the server's code: after a few mixes the optimizing
  * compiler still takes a fifth of Quiver's CPU, and the CPU per request keeps falling for some
@@ -27,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { startChildServer } from './engines/child-server.js';
 import { launchVirtuoso } from './engines/virtuoso.js';
 import { generateMixes, paramsScriptFor, type QueryInstance } from './query-mixes.js';
+import { Random } from './random.js';
 
 const ACCEPT: Record<QueryInstance['form'], string> = {
   select: 'application/sparql-results+json',
@@ -35,17 +45,16 @@ const ACCEPT: Record<QueryInstance['form'], string> = {
   describe: 'application/n-triples',
 };
 
+type Way = 'direct' | 'direct-ka' | 'quiver' | 'proxy';
+
 interface Sample {
   query: string;
-  directMs: number;
-  directKeepAliveMs: number;
-  quiverMs: number;
+  ms: Partial<Record<Way, number>>;
 }
 
-type Way = 'direct' | 'direct-ka' | 'quiver';
 /** Warm-up mixes sent every way; the others go to Quiver only. */
 const WARMUP_EVERY_WAY = 5;
-const WAYS: Way[] = ['direct', 'direct-ka', 'quiver'];
+const BOOTSTRAP_RESAMPLES = 2000;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -54,6 +63,8 @@ async function main(): Promise<void> {
       warmup: { type: 'string', default: '100' },
       dataset: { type: 'string', default: '../shared/bench/bsbm/bsbm-1000.nt.gz' },
       seed: { type: 'string', default: '808080' },
+      'cpu-prof': { type: 'string' },
+      proxy: { type: 'boolean', default: false },
     },
   });
   const repoRoot = process.cwd();
@@ -81,34 +92,41 @@ async function main(): Promise<void> {
   const virtuoso = launched.engine;
   const quiver = await startChildServer({
     command: process.execPath,
-    args: [join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--remote', virtuoso.endpoint, '--port', '0'],
+    args: [...profiling(values['cpu-prof']), join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--remote', virtuoso.endpoint, '--port', '0'],
     startupMs: 30_000,
   });
   const quiverEndpoint = quiver.endpoint.replace(/\/sparql$/, '/sparql/select');
-  const ways: Record<Way, Target> = {
+  const proxy = values.proxy ? await startBareProxy(virtuoso.endpoint) : undefined;
+  const ways: Partial<Record<Way, Target>> = {
     direct: { endpoint: virtuoso.endpoint, agent: new Agent({ keepAlive: false }) },
     'direct-ka': { endpoint: virtuoso.endpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
     quiver: { endpoint: quiverEndpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
   };
+  if (proxy) ways.proxy = { endpoint: proxy.endpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
   try {
     console.log(`Virtuoso: ${virtuoso.description}, ${virtuoso.load.triples} triples loaded`);
     let turn = 0;
     for (const [n, mix] of mixes.warmup.entries()) {
       for (const query of mix.queries) {
         if (n < WARMUP_EVERY_WAY) await measure(query, ways, turn++);
-        else await timed(ways.quiver, query);
+        else await timed(ways.quiver!, query);
       }
     }
     const samples: Sample[] = [];
     const cpuBefore = cpuMs(quiver.pid);
     for (const mix of mixes.measured) for (const query of mix.queries) samples.push(await measure(query, ways, turn++));
-    report(samples);
+    report(samples, Object.keys(ways) as Way[], Number(values.seed));
     console.log(`Quiver process CPU per request: ${((cpuMs(quiver.pid) - cpuBefore) / samples.length).toFixed(2)} ms`);
   } finally {
-    for (const way of WAYS) ways[way].agent.destroy();
+    for (const target of Object.values(ways)) target.agent.destroy();
+    await proxy?.stop();
     await quiver.stop();
     await virtuoso.stop();
   }
+}
+
+function profiling(dir: string | undefined): string[] {
+  return dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(dir)];
 }
 
 interface Target {
@@ -117,13 +135,42 @@ interface Target {
 }
 
 /** The query one way after the other, starting with a different way each turn. */
-async function measure(query: QueryInstance, ways: Record<Way, Target>, turn: number): Promise<Sample> {
+async function measure(query: QueryInstance, ways: Partial<Record<Way, Target>>, turn: number): Promise<Sample> {
+  const names = Object.keys(ways) as Way[];
   const ms: Partial<Record<Way, number>> = {};
-  for (let i = 0; i < WAYS.length; i++) {
-    const way = WAYS[(turn + i) % WAYS.length]!;
-    ms[way] = await timed(ways[way], query);
+  for (let i = 0; i < names.length; i++) {
+    const way = names[(turn + i) % names.length]!;
+    ms[way] = await timed(ways[way]!, query);
   }
-  return { query: query.query, directMs: ms.direct!, directKeepAliveMs: ms['direct-ka']!, quiverMs: ms.quiver! };
+  return { query: query.query, ms };
+}
+
+/**
+ * A bare forwarding proxy in a child process: the request body read, sent on a new connection to
+ * Virtuoso, the answer piped back. What any Node.js HTTP server in the middle costs here.
+ */
+function startBareProxy(endpoint: string): ReturnType<typeof startChildServer> {
+  const script = `
+    import http from 'node:http';
+    const target = new URL(${JSON.stringify(endpoint)});
+    const agent = new http.Agent({ keepAlive: false });
+    const server = http.createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const headers = { 'content-type': req.headers['content-type'], accept: req.headers.accept, 'content-length': body.length };
+        const out = http.request(target, { method: 'POST', agent, headers }, (r) => {
+          res.writeHead(r.statusCode, { 'content-type': r.headers['content-type'] });
+          r.pipe(res);
+        });
+        out.on('socket', (s) => s.setNoDelay(true));
+        out.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + '/sparql'));
+    process.on('SIGTERM', () => process.exit(0));`;
+  return startChildServer({ command: process.execPath, args: ['--input-type=module', '-e', script], startupMs: 10_000 });
 }
 
 /** One request, form-POSTed in one write (as Quiver forwards it), timed until the last byte of the answer. */
@@ -154,29 +201,59 @@ function cpuMs(pid: number): number {
 }
 
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort();
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function report(samples: Sample[]): void {
+/** Quiver's (or the proxy's) added latency in a set of samples: the difference of medians, and the median of paired differences. */
+function added(samples: Sample[], way: Way): { overhead: number; paired: number } {
+  const through = samples.map((s) => s.ms[way]!);
+  return { overhead: median(through) - median(samples.map((s) => s.ms.direct!)), paired: median(samples.map((s) => s.ms[way]! - s.ms.direct!)) };
+}
+
+/** 95% intervals of both figures, from resampling the query instances (with replacement). */
+function bootstrap(samples: Sample[], way: Way, seed: number): { overhead: [number, number]; paired: [number, number] } {
+  const random = new Random(seed, 'bootstrap', way);
+  const overheads: number[] = [];
+  const paireds: number[] = [];
+  for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
+    const resample = samples.map(() => samples[Math.floor(random.next() * samples.length)]!);
+    const { overhead, paired } = added(resample, way);
+    overheads.push(overhead);
+    paireds.push(paired);
+  }
+  const interval = (values: number[]): [number, number] => {
+    const sorted = Float64Array.from(values).sort();
+    return [sorted[Math.floor(sorted.length * 0.025)]!, sorted[Math.ceil(sorted.length * 0.975) - 1]!];
+  };
+  return { overhead: interval(overheads), paired: interval(paireds) };
+}
+
+function report(samples: Sample[], ways: Way[], seed: number): void {
   const names = [...new Set(samples.map((s) => s.query))].sort();
   const cell = (value: number): string => value.toFixed(2).padStart(10);
   const row = (label: string, list: Sample[]): string => {
-    const direct = median(list.map((s) => s.directMs));
-    const directKeepAlive = median(list.map((s) => s.directKeepAliveMs));
-    const quiver = median(list.map((s) => s.quiverMs));
-    const paired = median(list.map((s) => s.quiverMs - s.directMs));
-    return `${label.padEnd(8)} ${String(list.length).padStart(5)}${cell(direct)}${cell(directKeepAlive)}${cell(quiver)}${cell(quiver - direct)}${cell(paired)}`;
+    const medians = ways.map((way) => cell(median(list.map((s) => s.ms[way]!)))).join('');
+    const { overhead, paired } = added(list, 'quiver');
+    return `${label.padEnd(8)} ${String(list.length).padStart(5)}${medians}${cell(overhead)}${cell(paired)}`;
   };
-  const heading = ['direct', 'direct-ka', 'quiver', 'overhead', 'paired'].map((h) => h.padStart(10)).join('');
+  const heading = [...ways, 'overhead', 'paired'].map((h) => h.padStart(10)).join('');
   console.log(`${'query'.padEnd(8)} ${'n'.padStart(5)}${heading}`);
   for (const name of names) console.log(row(name, samples.filter((s) => s.query === name)));
   console.log(row('all', samples));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
-  console.log(`${'mean'.padEnd(14)}${cell(mean(samples.map((s) => s.directMs)))}${cell(mean(samples.map((s) => s.directKeepAliveMs)))}${cell(mean(samples.map((s) => s.quiverMs)))}`);
+  console.log(`${'mean'.padEnd(14)}${ways.map((way) => cell(mean(samples.map((s) => s.ms[way]!)))).join('')}`);
   console.log('medians of latency (ms) until the last byte; direct: a new connection per request, direct-ka: kept alive;');
   console.log('overhead = quiver median - direct median; paired = median of per-request differences (quiver - direct)');
+  const range = ([low, high]: [number, number]): string => `${low.toFixed(2)} – ${high.toFixed(2)}`;
+  for (const way of ways.filter((w): w is 'quiver' | 'proxy' => w === 'quiver' || w === 'proxy')) {
+    const figures = added(samples, way);
+    const intervals = bootstrap(samples, way, seed);
+    console.log(
+      `${way} adds ${figures.overhead.toFixed(2)} ms (95%: ${range(intervals.overhead)}), paired ${figures.paired.toFixed(2)} ms (95%: ${range(intervals.paired)})`,
+    );
+  }
 }
 
 await main();

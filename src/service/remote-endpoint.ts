@@ -4,10 +4,12 @@
  * go to the remote only, and a signal that ends the exchange when the time limit passes, the client
  * goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSyntaxError, TimeoutError } from '../errors.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
+import { SpareConnection } from './remote-spare-connection.js';
 
 export interface RemoteCredentials {
   /** HTTP Basic authentication. */
@@ -130,9 +132,12 @@ export interface ConnectionPolicy {
    * servers that leave Nagle's algorithm on and write an answer in pieces (Virtuoso 7: headers,
    * then the body in 32 KiB writes) wait for our ACK of each piece, and on a kept-alive connection
    * Linux delays that ACK by 40 ms (delayed ACK in interactive mode); a fresh connection
-   * acknowledges at once. A connection costs well under a millisecond on a local network.
+   * acknowledges at once. A connection costs well under a millisecond on a local network, and
+   * for queries it is opened ahead (see SpareConnection).
    */
   keepAlive?: boolean;
+  /** How long a connection opened ahead waits for its request; 0: none is opened ahead. Default SPARE_IDLE_MS. */
+  spareIdleMs?: number;
 }
 
 export class RemoteEndpoint {
@@ -142,6 +147,10 @@ export class RemoteEndpoint {
   private readonly authorization: string | undefined;
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
   private readonly target: URL;
+  /** A connection opened ahead for the next query (plain http without keep-alive only). */
+  private readonly spare: SpareConnection | undefined;
+  private readonly replenishSpare = (): void => this.spare?.replenish();
+  private readonly replenishSoon = (): void => void setImmediate(this.replenishSpare);
 
   constructor(endpoint: string, credentials: RemoteCredentials = {}, policy: ConnectionPolicy = {}) {
     let url: URL;
@@ -161,6 +170,12 @@ export class RemoteEndpoint {
     this.authorization = authorizationHeader(credentials.user || credentials.token ? credentials : fromUrl);
     const keepAlive = policy.keepAlive ?? url.protocol === 'https:';
     this.agents = { http: new HttpAgent({ keepAlive }), https: new HttpsAgent({ keepAlive }) };
+    if (!keepAlive && url.protocol === 'http:' && policy.spareIdleMs !== 0) {
+      const port = Number(url.port || 80);
+      // The hostname of a URL keeps an IPv6 address in brackets; connect wants it bare.
+      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      this.spare = new SpareConnection(() => connect({ host, port }), policy.spareIdleMs);
+    }
   }
 
   /**
@@ -172,11 +187,13 @@ export class RemoteEndpoint {
     const body = Buffer.from(form.toString(), 'utf8');
     let response: IncomingMessage;
     try {
-      response = await this.sendFollowingRedirects(body, accept, exchange);
+      // Only a request that may be sent again takes a connection opened ahead: the remote could
+      // close one just as we use it.
+      response = await this.sendFollowingRedirects(body, accept, exchange, retryStale);
     } catch (error) {
       if (!retryStale || !isStaleConnection(error) || exchange.signal.aborted) throw exchange.failure(error);
       try {
-        response = await this.sendFollowingRedirects(body, accept, exchange);
+        response = await this.sendFollowingRedirects(body, accept, exchange, false);
       } catch (again) {
         throw exchange.failure(again);
       }
@@ -189,18 +206,19 @@ export class RemoteEndpoint {
     throw error;
   }
 
-  /** Stops the connections kept for reuse (none over plain http). */
+  /** Stops the connections kept for reuse (over plain http: the one opened ahead). */
   close(): void {
+    this.spare?.close();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
 
-  private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange): Promise<IncomingMessage> {
+  private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<IncomingMessage> {
     let target = this.target;
     for (let hops = 0; ; hops++) {
       // Credentials are for the remote we were given, not for wherever it sends us.
       const authorization = target === this.target || target.origin === this.target.origin ? this.authorization : undefined;
-      const response = await this.send(target, body, accept, authorization, exchange.signal);
+      const response = await this.send(target, body, accept, authorization, exchange.signal, mayTakeSpare && target === this.target);
       const location = isRedirect(response.statusCode) ? response.headers.location : undefined;
       if (location === undefined || hops >= MAX_REDIRECTS) return response;
       response.resume();
@@ -209,8 +227,11 @@ export class RemoteEndpoint {
     }
   }
 
-  /** One POST, its headers and form in a single write (Content-Length known). */
-  private send(target: URL, body: Buffer, accept: string, authorization: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+  /**
+   * One POST, its headers and form in a single write (Content-Length known), on the connection
+   * opened ahead when there is one; once the answer has been read, the next one is opened.
+   */
+  private send(target: URL, body: Buffer, accept: string, authorization: string | undefined, signal: AbortSignal, mayTakeSpare: boolean): Promise<IncomingMessage> {
     const headers: OutgoingHttpHeaders = {
       'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
       'content-length': body.length,
@@ -218,9 +239,19 @@ export class RemoteEndpoint {
     };
     if (authorization) headers.authorization = authorization;
     const https = target.protocol === 'https:';
-    const options = { method: 'POST', headers, signal, agent: https ? this.agents.https : this.agents.http };
+    const socket = mayTakeSpare ? this.spare?.take() : undefined;
+    // Without an agent, a request goes out on the connection createConnection returns, and closes it after the answer.
+    const options: RequestOptions = socket
+      ? { method: 'POST', headers, signal, createConnection: () => socket }
+      : { method: 'POST', headers, signal, agent: https ? this.agents.https : this.agents.http };
     return new Promise((resolve, reject) => {
-      const request = (https ? httpsRequest : httpRequest)(target, options, resolve);
+      const request = (https ? httpsRequest : httpRequest)(target, options, (response) => {
+        // Once the answer is read, after that turn of the event loop (it has been sent on to our
+        // client by then): opening a connection costs a wake-up of the remote and of us, which
+        // would only slow the rest of a large answer down.
+        if (mayTakeSpare && this.spare) response.once('end', this.replenishSoon);
+        resolve(response);
+      });
       request.once('socket', (socket) => socket.setNoDelay(true));
       request.once('error', reject);
       request.end(body);

@@ -10,11 +10,11 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/results-parser.js';
 import { parseRdf } from '../formats/rdf-parser.js';
-import { parseableRdfFormat } from '../formats/registry.js';
-import type { Term } from '../rdf/terms.js';
+import { formatForMediaType, parseableRdfFormat } from '../formats/registry.js';
+import type { Quad, Term } from '../rdf/terms.js';
 import type { RemoteExchange, RemoteResponse } from './remote-endpoint.js';
 import { RemoteEndpointError } from './remote-errors.js';
-import type { QueryResult, SolutionRow } from './sparql-service.js';
+import type { QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
 
 /** What we ask the remote for: typed, streamable formats first; CSV (untyped) only as a last resort. */
 export const SOLUTIONS_ACCEPT =
@@ -47,23 +47,23 @@ export async function solutionsFromResponse(response: RemoteResponse, exchange: 
 const WHOLE_RESULTS_LIMIT = 1024 * 1024;
 
 /** The whole body of an answer of known, small length; the connection is released once it is read. */
-async function readWhole(response: RemoteResponse, exchange: RemoteExchange): Promise<string> {
-  let text: string;
+async function readWhole(response: RemoteResponse, exchange: RemoteExchange): Promise<WholeBody> {
+  let body: WholeBody;
   try {
-    text = await wholeText(response.body);
+    body = await wholeBody(response.body);
     exchange.answeredCompletely();
   } catch (error) {
     throw exchange.failure(error);
   }
   exchange.release();
-  return text;
+  return body;
 }
 
 async function wholeResults(response: RemoteResponse, exchange: RemoteExchange, isAsk: boolean): Promise<QueryResult> {
-  const text = await readWhole(response, exchange);
+  const body = await readWhole(response, exchange);
   try {
-    if (!isAsk && resultsFormatOf(response.mediaType) === 'json') return jsonAnswer(text, response.mediaType, exchange);
-    return resultOf(parseSparqlResults(text, response.mediaType), isAsk);
+    if (!isAsk && resultsFormatOf(response.mediaType) === 'json') return jsonAnswer(body, response.mediaType, exchange);
+    return resultOf(parseSparqlResults(body.text, response.mediaType), isAsk);
   } catch (error) {
     throw exchange.failure(error);
   }
@@ -78,15 +78,16 @@ function resultOf(parsed: ParsedResults, isAsk: boolean): QueryResult {
 /**
  * A SPARQL JSON answer to a SELECT, read only when someone needs its rows or variables: a client
  * that asked for JSON gets the document itself, as a gateway passes on its origin's answer (whose
- * length we checked). JSON.parse of BSBM Q2's 60 KB alone costs more than the rest of the request.
+ * length we checked), byte for byte but for the term type below. Decoding, parsing and encoding
+ * BSBM Q2's 60 KB again each cost more than the rest of the request.
  * What does not look like SELECT results (a boolean) is read at once.
  */
-function jsonAnswer(text: string, mediaType: string, exchange: RemoteExchange): QueryResult {
-  if (!/^\s*\{/.test(text) || !text.includes('"bindings"')) return resultOf(parseSparqlResults(text, mediaType), false);
+function jsonAnswer(body: WholeBody, mediaType: string, exchange: RemoteExchange): QueryResult {
+  if (!startsWithBrace(body.bytes) || !body.bytes.includes('"bindings"')) return resultOf(parseSparqlResults(body.text, mediaType), false);
   let parsed: Extract<ParsedResults, { kind: 'bindings' }> | undefined;
   const read = (): Extract<ParsedResults, { kind: 'bindings' }> => {
     try {
-      const results = parseSparqlResults(text, mediaType);
+      const results = parseSparqlResults(body.text, mediaType);
       if (results.kind !== 'bindings') throw new ResultsFormatError('SPARQL JSON results: a boolean answer to a SELECT query');
       return results;
     } catch (error) {
@@ -101,29 +102,91 @@ function jsonAnswer(text: string, mediaType: string, exchange: RemoteExchange): 
       return parsed.variables;
     },
     rows: oneBatch(() => (parsed ??= read()).rows, undefined),
-    document: { mediaType, text: withRecommendedLiteralTypes(text) },
+    document: documentOf(mediaType, withRecommendedLiteralTypes(body.bytes)),
   };
 }
 
-/**
- * "typed-literal", the term type of the 2007 draft that Virtuoso still writes, as the
- * Recommendation spells it. Only structure can match: inside a JSON string the quotes are escaped.
- */
-function withRecommendedLiteralTypes(text: string): string {
-  return text.includes('typed-literal') ? text.replace(/"type"(\s*):(\s*)"typed-literal"/g, '"type"$1:$2"literal"') : text;
+function startsWithBrace(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte === 0x7b) return true;
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+  }
+  return false;
 }
 
-/** The body as text, gathered from its events (no async iteration: a turn of the event loop less per chunk). */
-function wholeText(body: IncomingMessage): Promise<string> {
+const TYPED_LITERAL = Buffer.from('"typed-literal"');
+const LITERAL = Buffer.from('"literal"');
+
+/**
+ * "typed-literal", the term type of the 2007 draft that Virtuoso still writes, as the
+ * Recommendation spells it, where it is the value of a "type" key. Only structure can match: inside
+ * a JSON string the quotes are escaped.
+ */
+function withRecommendedLiteralTypes(bytes: Buffer): Buffer {
+  let at = bytes.indexOf(TYPED_LITERAL);
+  if (at < 0) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (; at >= 0; at = bytes.indexOf(TYPED_LITERAL, at + TYPED_LITERAL.length)) {
+    if (!isValueOfTypeKey(bytes, at)) continue;
+    parts.push(bytes.subarray(from, at), LITERAL);
+    from = at + TYPED_LITERAL.length;
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+const TYPE_KEY = Buffer.from('"type"');
+
+/** Whether `"type"`, optional white space and a colon come right before `at`. */
+function isValueOfTypeKey(bytes: Buffer, at: number): boolean {
+  let i = skipSpaceBackwards(bytes, at - 1);
+  if (bytes[i] !== 0x3a) return false;
+  i = skipSpaceBackwards(bytes, i - 1);
+  const keyStart = i - TYPE_KEY.length + 1;
+  return keyStart >= 0 && bytes.subarray(keyStart, i + 1).equals(TYPE_KEY);
+}
+
+function skipSpaceBackwards(bytes: Buffer, i: number): number {
+  while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i--;
+  return i;
+}
+
+/** The remote's document as it is sent on: its bytes, and its text only if someone asks for it. */
+function documentOf(mediaType: string, bytes: Buffer): ResultDocument {
+  let text: string | undefined;
+  return {
+    mediaType,
+    bytes,
+    get text(): string {
+      return (text ??= bytes.toString('utf8'));
+    },
+  };
+}
+
+/** A body read whole: its bytes (a byte order mark left out), and its text when first asked for. */
+class WholeBody {
+  private decoded: string | undefined;
+  constructor(readonly bytes: Buffer) {}
+
+  get text(): string {
+    return (this.decoded ??= this.bytes.toString('utf8'));
+  }
+}
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The body, gathered from its events (no async iteration: a turn of the event loop less per chunk). */
+function wholeBody(body: IncomingMessage): Promise<WholeBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let ended = false;
     body.on('data', (chunk: Buffer) => chunks.push(chunk));
     body.once('end', () => {
       ended = true;
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-      // As TextDecoder would: a byte order mark is not part of the text.
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // As TextDecoder would: a byte order mark is not part of the document.
+      resolve(new WholeBody(bytes.subarray(0, 3).equals(BYTE_ORDER_MARK) ? bytes.subarray(3) : bytes));
     });
     body.once('error', reject);
     body.once('close', () => {
@@ -150,11 +213,23 @@ export async function quadsFromResponse(response: RemoteResponse, exchange: Remo
     throw new RemoteEndpointError(`the remote endpoint ${exchange.endpoint} answered a graph query in ${mediaType || 'no media type'}, not an RDF format`);
   }
   if (response.length !== undefined && response.length <= WHOLE_RESULTS_LIMIT) {
-    const text = await readWhole(response, exchange);
-    return { kind: 'quads', prefixes, quads: releasingIterable(parseRdf(text, format), exchange) };
+    const body = await readWhole(response, exchange);
+    // Parsed only when a client wants another format than the remote's (the parser is not even made before).
+    const quads: AsyncIterable<Quad[]> = { [Symbol.asyncIterator]: () => parseRdf(body.text, format)[Symbol.asyncIterator]() };
+    return { kind: 'quads', prefixes, quads: releasingIterable(quads, exchange), document: graphDocument(body, mediaType) };
   }
   const quads = parseRdf(Readable.from(bodyChunks(response, exchange), { objectMode: false }), format);
   return { kind: 'quads', prefixes, quads: releasingIterable(quads, exchange) };
+}
+
+/**
+ * The remote's RDF document, passed on as it is to a client that asked for its format (as a gateway
+ * passes on its origin's answer), under our name of that format's media type (`text/plain` is
+ * N-Triples' old name).
+ */
+function graphDocument(body: WholeBody, mediaType: string): ResultDocument | undefined {
+  const ours = formatForMediaType(mediaType, 'rdf')?.mediaTypes[0];
+  return ours === undefined ? undefined : documentOf(ours, body.bytes);
 }
 
 /**

@@ -39,6 +39,8 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   updateTimeoutMs?: number;
   /** Keep connections to the remote open between requests; default: only for https (see ConnectionPolicy). */
   keepAlive?: boolean;
+  /** How long a connection opened ahead for the next query is kept unused (plain http); 0: none is opened ahead. */
+  spareIdleMs?: number;
   /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
   healthCheckTtlMs?: number;
 }
@@ -62,7 +64,7 @@ export class RemoteService implements SparqlService {
 
   constructor(private readonly options: RemoteServiceOptions) {
     const credentials = { user: options.user, password: options.password, token: options.token };
-    const policy = { keepAlive: options.keepAlive };
+    const policy = { keepAlive: options.keepAlive, spareIdleMs: options.spareIdleMs };
     this.queries = new RemoteEndpoint(options.queryEndpoint, credentials, policy);
     this.updates = new RemoteEndpoint(options.updateEndpoint ?? options.queryEndpoint, credentials, policy);
     this.healthCheck = new RemoteHealthCheck(this.queries.name, (timeoutMs) => this.askRemote(timeoutMs), options.healthCheckTtlMs);

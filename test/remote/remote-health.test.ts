@@ -163,6 +163,38 @@ describe('remote mode: answers passed through', () => {
   });
 });
 
+describe('remote mode: RDF answers passed through', () => {
+  it('sends the remote N-Triples document itself to a client asking for N-Triples, and rewrites it for others', async () => {
+    // A layout of the remote's own (a comment, a blank line), which our writer would not produce.
+    const document = '# from the remote\n<http://example.org/a> <http://example.org/p> "x"@en .\n\n<http://example.org/a>  <http://example.org/q> _:b1 .\n';
+    let mediaType = 'application/n-triples';
+    const remote = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.setHeader('content-type', `${mediaType}; charset=utf-8`).end(document));
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    const server = await startServer(new RemoteService({ queryEndpoint: `http://127.0.0.1:${(remote.address() as AddressInfo).port}/sparql` }));
+    try {
+      const url = server.url(`/sparql?${encodeQuery({ query: 'PREFIX ex: <http://example.org/> CONSTRUCT WHERE { ?s ?p ?o }' })}`);
+      const ntriples = await fetch(url, { headers: { accept: 'application/n-triples' } });
+      assert.equal(ntriples.headers.get('content-type'), 'application/n-triples; charset=utf-8');
+      assert.equal(await ntriples.text(), document);
+      const turtle = await (await fetch(url, { headers: { accept: 'text/turtle' } })).text();
+      assert.match(turtle, /@prefix ex: <http:\/\/example\.org\/>/);
+      assert.match(turtle, /ex:a ex:p "x"@en/);
+      // text/plain, N-Triples' old name, is still N-Triples: passed on under the current one.
+      mediaType = 'text/plain';
+      const legacy = await fetch(url, { headers: { accept: 'application/n-triples' } });
+      assert.equal(legacy.headers.get('content-type'), 'application/n-triples; charset=utf-8');
+      assert.equal(await legacy.text(), document);
+    } finally {
+      await server.close();
+      remote.closeAllConnections();
+      await new Promise((resolve) => remote.close(resolve));
+    }
+  });
+});
+
 describe('remote mode: health of a remote that is gone or stuck', () => {
   it('answers 503 at once when nothing listens, and 200 once the remote is there', async () => {
     const remote = new FakeRemote();
