@@ -94,7 +94,10 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
     });
     done();
   });
-  app.addHook('onResponse', async (request, reply) => record(request, reply, reply.statusCode));
+  app.addHook('onResponse', (request, reply, done) => {
+    record(request, reply, reply.statusCode);
+    done();
+  });
 }
 
 /** The status nginx made the convention for a request whose client left before the answer ended. */
@@ -128,14 +131,15 @@ function acceptEveryBodyAsBytes(app: FastifyInstance): void {
 
 /** Every HTML response carries the Content-Security-Policy, whichever code path wrote it. */
 function protectHtml(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback style: an async hook would cost a promise on every response, HTML or not.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       // The query and update pages set their own, stricter-by-nonce policy; everything else gets this one.
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_CONTENT_SECURITY_POLICY);
       reply.header('x-content-type-options', 'nosniff');
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -10,17 +10,23 @@ const DEFAULT_ALLOWED_HEADERS = 'Accept, Authorization, Content-Type';
 export function registerCors(app: FastifyInstance, allowedOrigins: string[]): void {
   if (allowedOrigins.length === 0) return;
   const anyOrigin = allowedOrigins.includes('*');
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = request.headers.origin;
-    if (anyOrigin) {
-      reply.header('access-control-allow-origin', '*');
-    } else {
-      reply.header('vary', 'Origin');
-      if (origin === undefined || !allowedOrigins.includes(origin)) return;
-      reply.header('access-control-allow-origin', origin);
-    }
-    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+  // A callback hook, not an async one: no promise per request for a few headers.
+  app.addHook('onRequest', (request, reply, done) => {
+    allowOrigin(request, reply, anyOrigin, allowedOrigins);
+    done();
   });
+}
+
+function allowOrigin(request: FastifyRequest, reply: FastifyReply, anyOrigin: boolean, allowedOrigins: string[]): void {
+  const origin = request.headers.origin;
+  if (anyOrigin) {
+    reply.header('access-control-allow-origin', '*');
+  } else {
+    reply.header('vary', 'Origin');
+    if (origin === undefined || !allowedOrigins.includes(origin)) return;
+    reply.header('access-control-allow-origin', origin);
+  }
+  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
 }
 
 /** Answers an OPTIONS request: a CORS preflight or a plain question about the allowed methods. */

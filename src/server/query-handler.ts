@@ -6,12 +6,21 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
-import type { QueryExplanation, QueryResult } from '../service/sparql-service.js';
-import { negotiate, assertKnownOutput } from './negotiation.js';
+import type { DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
+import { assertKnownOutput } from './negotiation.js';
 import { explainRequested, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { discardPrepared, discardResult, prepareResult, serializeResult } from './result-body.js';
-import { OUTPUT_VOCABULARY, QUAD_FORMATS, SOLUTION_FORMATS, contentTypeOf, isHtml, type ResultFormat } from './result-formats.js';
+import {
+  MAX_CACHED_NEGOTIATIONS,
+  OUTPUT_VOCABULARY,
+  contentTypeOf,
+  isHtml,
+  negotiateResultFormat,
+  negotiationKey,
+  type ResultFormat,
+  type ResultKind,
+} from './result-formats.js';
 import type { HandlerContext } from './handler-context.js';
 
 export async function answerQuery(
@@ -39,7 +48,7 @@ export async function answerQuery(
     baseIri: absoluteUrl(request, request.url.split('?')[0]!),
     timeoutMs: limitMs,
     signal: cancel.signal,
-    ...(explain ? { explain } : {}),
+    ...(explain ? { explain } : WRITE_RESULTS_ON_WORKER ? { documentFormats: documentFormatsFor(output, request.headers.accept) } : {}),
   });
   if (result.kind === 'explain') return answerExplanation(reply, result.explanation);
 
@@ -123,19 +132,58 @@ function answerExplanation(reply: FastifyReply, explanation: QueryExplanation): 
 
 /** The result format, chosen only now that the kind of result (solutions or RDF) is known. */
 async function negotiateOrDiscard(result: QueryResult, output: string | undefined, accept: string | undefined): Promise<ResultFormat> {
-  const formats = result.kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS;
   try {
-    return negotiate(formats, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
+    return negotiateResultFormat(result.kind === 'quads' ? 'quads' : 'solutions', output, accept);
   } catch (error) {
     await discardResult(result);
     throw error;
   }
 }
 
-/** The result's own document when it is in the format negotiated (remote mode): no need to write it again. */
-function documentInFormat(result: QueryResult, format: ResultFormat): string | undefined {
-  if (result.kind !== 'bindings' || result.document?.mediaType !== format.mediaType) return undefined;
-  return result.document.text;
+/**
+ * Off: a result written by its query worker saved the main thread 15-25% of its CPU but cost the
+ * worker more (its garbage collections), so the server spent more CPU per BSBM mix, not less
+ * (bench/RESULTS.md, fourth session). Worth turning on once the worker's collections are cheap.
+ */
+const WRITE_RESULTS_ON_WORKER = false;
+
+/**
+ * The format each kind of result would be answered in, known before the query runs, so that the
+ * service can write a small result where it evaluates it. A kind that cannot be answered (a 406 to
+ * come) or would be an HTML page (which needs the nonce and the time taken) is left out.
+ */
+function documentFormatsFor(output: string | undefined, accept: string | undefined): DocumentFormats {
+  const key = negotiationKey(output, accept);
+  let formats = documentFormatsCache.get(key);
+  if (formats) return formats;
+  formats = { solutions: documentFormatOf('solutions', output, accept), quads: documentFormatOf('quads', output, accept) };
+  // Headers are the client's to choose: a bounded cache, emptied when full, cannot be grown without end.
+  if (documentFormatsCache.size >= MAX_CACHED_NEGOTIATIONS) documentFormatsCache.clear();
+  documentFormatsCache.set(key, formats);
+  return formats;
+}
+
+/** Clients send the same few Accept headers again and again; a kind that fails (a 406 to come) is costly to find out each time. */
+const documentFormatsCache = new Map<string, DocumentFormats>();
+
+function documentFormatOf(kind: ResultKind, output: string | undefined, accept: string | undefined): DocumentFormat | undefined {
+  let format: ResultFormat;
+  try {
+    format = negotiateResultFormat(kind, output, accept);
+  } catch {
+    return undefined;
+  }
+  return isHtml(format) ? undefined : { format: format.id, mediaType: format.mediaType };
+}
+
+/**
+ * The result's own document when it is in the format negotiated (remote mode, or a small local result
+ * written by its query worker): no need to write it again.
+ */
+function documentInFormat(result: QueryResult, format: ResultFormat): string | Buffer | undefined {
+  if ((result.kind !== 'bindings' && result.kind !== 'quads') || result.document?.mediaType !== format.mediaType) return undefined;
+  const { bytes } = result.document;
+  return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : result.document.text;
 }
 
 function setResultHeaders(reply: FastifyReply, format: ResultFormat): void {

@@ -37,6 +37,28 @@ describe('observedService', () => {
     assert.equal(observation.rows, 3);
   });
 
+  it('takes the row count of a result sent as its ready-made document', async () => {
+    const document = { mediaType: 'application/sparql-results+json', text: '{}', rows: 7 };
+    const base = serviceWith([[[undefined]]], { value: false });
+    const service = observedService({ ...base, query: async (request) => ({ ...(await base.query(request)), document }) as QueryResult });
+    const { observation } = await observe(async () => {
+      const result = await service.query({ query: 'SELECT * {}' });
+      if (result.kind === 'bindings') await result.rows[Symbol.asyncIterator]().return?.();
+    });
+    assert.equal(observation.rows, 7);
+  });
+
+  it('counts the rows read when the document was not sent after all', async () => {
+    const document = { mediaType: 'application/sparql-results+json', text: '{}', rows: 7 };
+    const base = serviceWith([[[undefined], [undefined]]], { value: false });
+    const service = observedService({ ...base, query: async (request) => ({ ...(await base.query(request)), document }) as QueryResult });
+    const { observation } = await observe(async () => {
+      const result = await service.query({ query: 'SELECT * {}' });
+      if (result.kind === 'bindings') for await (const batch of result.rows) void batch;
+    });
+    assert.equal(observation.rows, 2);
+  });
+
   it('closes the source when the result is discarded before it is read', async () => {
     const closed = { value: false };
     const service = observedService(serviceWith([[[undefined]]], closed));

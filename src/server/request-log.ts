@@ -80,7 +80,8 @@ export function observedService(service: SparqlService): SparqlService {
 
 function countingRows(result: QueryResult, observation: RequestObservation): QueryResult {
   if (result.kind === 'boolean' || result.kind === 'explain') return result;
-  observation.rows = 0;
+  // A result sent as its ready-made document is not read row by row: the document says how many it holds.
+  observation.rows = result.document?.rows ?? 0;
   if (result.kind === 'bindings') return { ...result, rows: counted(result.rows, observation) };
   return { ...result, quads: counted(result.quads, observation) };
 }
@@ -90,8 +91,12 @@ function counted<T>(batches: AsyncIterable<T[]>, observation: RequestObservation
   return {
     [Symbol.asyncIterator](): AsyncIterator<T[]> {
       const source = batches[Symbol.asyncIterator]();
+      let started = false;
       return {
         next: async () => {
+          // Read row by row after all: the rows counted are the ones sent, not the document's.
+          if (!started) observation.rows = 0;
+          started = true;
           const step = await source.next();
           if (!step.done) observation.rows = (observation.rows ?? 0) + step.value.length;
           return step;

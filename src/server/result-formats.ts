@@ -4,7 +4,7 @@
  * default, and it wins ties between equally acceptable formats.
  */
 import { RDF_FORMATS as RDF_REGISTRY, RESULTS_FORMATS, type FormatInfo } from '../formats/registry.js';
-import type { Candidate, OutputVocabulary } from './negotiation.js';
+import { negotiate, type Candidate, type OutputVocabulary } from './negotiation.js';
 
 export interface ResultFormat extends Candidate {
   /** Format name of the formats layer. */
@@ -36,6 +36,30 @@ export const OUTPUT_VOCABULARY: OutputVocabulary = {
   names: unique([...SOLUTION_FORMATS, ...QUAD_FORMATS].flatMap((f) => f.outputNames)),
   mediaTypes: unique([...SOLUTION_FORMATS, ...QUAD_FORMATS].flatMap((f) => [f.mediaType, ...f.alsoAccepts])),
 };
+
+/** Which candidates a query result is answered from: SELECT/ASK or CONSTRUCT/DESCRIBE. */
+export type ResultKind = 'solutions' | 'quads';
+
+/** Clients send the same few Accept headers again and again: their outcome is kept (successes only). */
+const negotiated = new Map<string, ResultFormat>();
+/** Headers are the client's to choose: caches of negotiations are bounded (emptied when full). */
+export const MAX_CACHED_NEGOTIATIONS = 256;
+
+/** The format for a result of this kind, as `negotiate` decides it (and with its errors). */
+export function negotiateResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat {
+  const key = `${kind}\n${negotiationKey(output, accept)}`;
+  const known = negotiated.get(key);
+  if (known) return known;
+  const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
+  if (negotiated.size >= MAX_CACHED_NEGOTIATIONS) negotiated.clear();
+  negotiated.set(key, format);
+  return format;
+}
+
+/** What negotiation depends on, as one string (an absent `output` differs from an empty one). */
+export function negotiationKey(output: string | undefined, accept: string | undefined): string {
+  return `${output === undefined ? '\u0000' : `=${output}`}\n${accept ?? '\u0000'}`;
+}
 
 export function isHtml(format: Candidate): boolean {
   return format.mediaType === 'text/html';

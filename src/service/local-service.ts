@@ -141,6 +141,7 @@ export class LocalService implements SparqlService {
       memoryBudget: this.settings.queryMemoryBudget,
       explain: request.explain,
       signal: request.signal,
+      documentFormats: request.documentFormats,
     };
     if (request.explain || this.settings.inlineCheapQueries !== true) return this.pool.run(spec);
     const shape = QueryCostMemory.shapeOf(request.query);

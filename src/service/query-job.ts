@@ -7,11 +7,13 @@ import { CancelledError, TimeoutError, type QuiverError } from '../errors.js';
 import type { Quad } from '../rdf/terms.js';
 import { BatchStream } from './batch-stream.js';
 import { deserializeError } from './error-transport.js';
-import type { QueryResult, SolutionRow } from './sparql-service.js';
-import { TermTableDecoder } from './term-table.js';
+import type { DocumentFormat, DocumentFormats, QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
+import { TermTableDecoder, type EncodedBatch } from './term-table.js';
 import type { QueryWorkerReply, ResultHead, RunQueryMessage } from './worker-messages.js';
 
-export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId'> & {
+export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId' | 'documentFormats'> & {
+  /** Formats a result that fits one message may come written in (see QueryRequest.documentFormats). */
+  documentFormats?: DocumentFormats;
   signal?: AbortSignal;
   /** Told how long the job kept its worker, when it ran to its end. */
   onWorkerTime?: (ms: number) => void;
@@ -59,8 +61,10 @@ export class QueryJob {
   }
 
   get runMessage(): RunQueryMessage {
-    const { signal: _signal, onWorkerTime: _onWorkerTime, ...rest } = this.spec;
-    return { type: 'run', jobId: this.id, ...rest };
+    const { signal: _signal, onWorkerTime: _onWorkerTime, documentFormats, ...rest } = this.spec;
+    const message: RunQueryMessage = { type: 'run', jobId: this.id, ...rest };
+    if (documentFormats) message.documentFormats = { solutions: documentFormats.solutions?.format, quads: documentFormats.quads?.format };
+    return message;
   }
 
   startedOn(host: JobHost): void {
@@ -89,6 +93,11 @@ export class QueryJob {
         break;
       case 'batch': {
         if (reply.head) this.head = reply.head;
+        if (reply.document && reply.last && !this.stream) {
+          this.settleDocument(reply.document, reply.batch);
+          this.finish();
+          break;
+        }
         const stream = this.openStream();
         if (reply.batch) stream.push(this.decode(reply.batch) as never);
         if (reply.last) {
@@ -126,6 +135,23 @@ export class QueryJob {
 
   private decode(batch: Parameters<TermTableDecoder['decodeRows']>[0]): SolutionRow[] | Quad[] {
     return this.head?.kind === 'quads' ? this.decoder.decodeQuads(batch) : this.decoder.decodeRows(batch);
+  }
+
+  /**
+   * A whole result in one message, written by the worker: its rows are decoded only if someone reads
+   * them (the HTTP layer sends the document instead).
+   */
+  private settleDocument(bytes: Uint8Array, batch: EncodedBatch | undefined): void {
+    const head = this.head!;
+    const rows = batch?.rowCount ?? 0;
+    const decoded = (): SolutionRow[] | Quad[] => (batch ? this.decode(batch) : []);
+    if (head.kind === 'quads') {
+      const document = documentOf(bytes, rows, this.spec.documentFormats?.quads);
+      this.settle({ kind: 'quads', prefixes: head.prefixes, quads: oneBatch(decoded as () => Quad[]), document });
+    } else {
+      const document = documentOf(bytes, rows, this.spec.documentFormats?.solutions);
+      this.settle({ kind: 'bindings', variables: head.variables, rows: oneBatch(decoded as () => SolutionRow[]), document });
+    }
   }
 
   /** The result resolves with the first batch (or the end), so errors before it reject query(). */
@@ -173,4 +199,28 @@ export class QueryJob {
     this.spec.signal?.removeEventListener('abort', this.onAbort);
     this.onStopped(this);
   }
+}
+
+function documentOf(bytes: Uint8Array, rows: number, format: DocumentFormat | undefined): ResultDocument | undefined {
+  if (!format) return undefined;
+  let text: string | undefined;
+  return {
+    mediaType: format.mediaType,
+    bytes,
+    rows,
+    get text(): string {
+      text ??= new TextDecoder().decode(bytes);
+      return text;
+    },
+  };
+}
+
+/** The rows of a finished result, built on the first read. */
+function oneBatch<T>(batch: () => T[]): AsyncIterable<T[]> {
+  return {
+    async *[Symbol.asyncIterator](): AsyncGenerator<T[]> {
+      const rows = batch();
+      if (rows.length > 0) yield rows;
+    },
+  };
 }

@@ -11,7 +11,10 @@ import type { QuadStore } from '../store/quad-store.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
 import { TermTableEncoder } from './term-table.js';
+import { isDocumentFormat, quadsDocument, solutionsDocument } from '../formats/result-document.js';
 import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead, RunQueryMessage } from './worker-messages.js';
+import type { SolutionRow } from './sparql-service.js';
+import type { Quad } from '../rdf/terms.js';
 
 /** Cells per message: large enough to amortize a message, small enough to stream smoothly. */
 const CELLS_PER_MESSAGE = 32_768;
@@ -67,11 +70,17 @@ async function runJob(job: RunQueryMessage): Promise<void> {
       return;
     }
     if (result.kind === 'bindings') {
-      const encoder = new TermTableEncoder(result.variables.length, rowsPerMessage(result.variables.length));
-      streamBatches(job, { kind: 'bindings', variables: result.variables }, encoder, result.rows, (row) => encoder.addRow(row), busyMs);
+      const { variables } = result;
+      const encoder = new TermTableEncoder(variables.length, rowsPerMessage(variables.length));
+      const format = documentFormat(job.documentFormats?.solutions);
+      const write = format === undefined ? undefined : (rows: SolutionRow[]) => solutionsDocument(format, variables, rows);
+      streamBatches(job, { kind: 'bindings', variables }, encoder, result.rows, (row) => encoder.addRow(row), busyMs, write);
     } else {
+      const { prefixes } = result;
       const encoder = new TermTableEncoder(4, rowsPerMessage(4));
-      streamBatches(job, { kind: 'quads', prefixes: result.prefixes }, encoder, result.quads, (quad) => encoder.addQuad(quad), busyMs);
+      const format = documentFormat(job.documentFormats?.quads);
+      const write = format === undefined ? undefined : (quads: Quad[]) => quadsDocument(format, prefixes, quads);
+      streamBatches(job, { kind: 'quads', prefixes }, encoder, result.quads, (quad) => encoder.addQuad(quad), busyMs, write);
     }
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
@@ -83,9 +92,12 @@ function rowsPerMessage(width: number): number {
 }
 
 /**
- * Gathers the engine's batches into messages. The first rows go out at once (a client sees the
- * answer start); after that a message fills up to CELLS_PER_MESSAGE or FLUSH_INTERVAL_MS.
+ * Gathers the engine's batches into messages: a message fills up to CELLS_PER_MESSAGE, or goes
+ * out FLUSH_INTERVAL_MS after the previous one (or the start), so a client of a slow query sees its
+ * answer start, and a result ready within that time is one message (head, rows and end).
  * Leaving the loop early (cancelled, timed out) returns the engine's iterator, which ends its work.
+ * With `write`, a result that ends within its first message also goes out written as a document:
+ * its items are kept until then (a message's worth at most).
  */
 function streamBatches<T>(
   job: RunQueryMessage,
@@ -94,28 +106,56 @@ function streamBatches<T>(
   batches: Iterable<T[]>,
   add: (item: T) => void,
   busyMs: () => number,
+  write?: (items: T[]) => Uint8Array,
 ): void {
   const limit = rowsPerMessage(encoder.width);
-  let lastFlush = 0;
+  let lastFlush = Date.now();
   let headSent = false;
+  let held: T[] | undefined = write ? [] : undefined;
   const flush = (last: boolean): void => {
     waitForCredit(control, window, job.deadline);
     const batch = encoder.take();
     lastFlush = Date.now();
     const reply: QueryWorkerReply = { type: 'batch', jobId: job.jobId, head: headSent ? undefined : head, batch, last };
+    const transfer = [batch.cells.buffer as ArrayBuffer];
     if (last) reply.busyMs = busyMs();
-    post(reply, [batch.cells.buffer as ArrayBuffer]);
+    const document = last && held && write ? documentOf(held, write) : undefined;
+    if (document) {
+      reply.document = document;
+      transfer.push(document.buffer as ArrayBuffer);
+    }
+    held = undefined;
+    post(reply, transfer);
     headSent = true;
     recordBatchSent(control);
   };
   for (const engineBatch of batches) {
     for (const item of engineBatch) {
       add(item);
+      held?.push(item);
       if (encoder.rowCount >= limit) flush(false);
     }
     if (encoder.rowCount > 0 && Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush(false);
   }
   if (encoder.rowCount > 0) flush(true);
-  else if (!headSent) post({ type: 'batch', jobId: job.jobId, head, last: true, busyMs: busyMs() });
-  else post({ type: 'end', jobId: job.jobId, busyMs: busyMs() });
+  else if (!headSent) {
+    const reply: QueryWorkerReply = { type: 'batch', jobId: job.jobId, head, last: true, busyMs: busyMs() };
+    const document = write ? documentOf([], write) : undefined;
+    if (document) reply.document = document;
+    post(reply, document ? [document.buffer as ArrayBuffer] : []);
+  } else post({ type: 'end', jobId: job.jobId, busyMs: busyMs() });
+}
+
+/** A format the worker may write (not HTML); unknown names are left to the main thread too. */
+function documentFormat(format: string | undefined): string | undefined {
+  return format !== undefined && isDocumentFormat(format) ? format : undefined;
+}
+
+/** Undefined when the format cannot hold these items: the main thread then writes them and reports why. */
+function documentOf<T>(items: T[], write: (items: T[]) => Uint8Array): Uint8Array | undefined {
+  try {
+    return write(items);
+  } catch {
+    return undefined;
+  }
 }

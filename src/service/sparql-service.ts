@@ -20,6 +20,25 @@ export interface QueryRequest extends RequestLimits {
   baseIri?: string;
   /** Return the evaluation plan with estimated and actual row counts. */
   explain?: boolean;
+  /**
+   * The formats the caller would answer in, per kind of result, when it knows them before the query
+   * runs (the HTTP layer does, from Accept and `output`): a service may then return a small result
+   * already written in that format (`document`), e.g. by the thread that evaluated it.
+   */
+  documentFormats?: DocumentFormats;
+}
+
+/** A formats-layer format name (json, ntriples, ...) and the media type it is sent as. */
+export interface DocumentFormat {
+  format: string;
+  mediaType: string;
+}
+
+export interface DocumentFormats {
+  /** For SELECT results. */
+  solutions?: DocumentFormat;
+  /** For CONSTRUCT and DESCRIBE results. */
+  quads?: DocumentFormat;
 }
 
 export interface UpdateRequest extends RequestLimits {
@@ -31,14 +50,19 @@ export interface UpdateRequest extends RequestLimits {
 }
 
 /**
- * A result as a document in one format, from a service that received it so (remote mode): the HTTP
- * layer sends it as it is to a client that asked for exactly that media type, instead of writing
- * the rows again (it then reads no rows and discards the result).
+ * A result as a document in one format, from a service that received it so (remote mode) or wrote it
+ * where it was evaluated (local mode, see QueryRequest.documentFormats): the HTTP layer sends it as it
+ * is to a client that asked for exactly that media type, instead of writing the rows again (it then
+ * reads no rows and discards the result).
  */
 export interface ResultDocument {
   /** The media type, without parameters. */
   mediaType: string;
   text: string;
+  /** Optional: the text encoded as UTF-8, which the HTTP layer then sends as it is. */
+  bytes?: Uint8Array;
+  /** Optional: the solutions or triples the document holds (for the request log). */
+  rows?: number;
 }
 
 /** A row: one term (or undefined when unbound) per variable, in the order of `variables`. */
@@ -59,6 +83,8 @@ export type QueryResult =
       /** Prefixes declared by the query, for Turtle output. */
       prefixes: Record<string, string>;
       quads: AsyncIterable<Quad[]>;
+      /** Optional: the same result as a document already written (see ResultDocument). */
+      document?: ResultDocument;
     }
   /** The answer to a request with `explain: true`: the query ran to the end, its rows counted, not returned. */
   | { kind: 'explain'; explanation: QueryExplanation };

@@ -4,7 +4,8 @@
  * the worker is free once it has sent `boolean`, `explain`, `error`, `end` or a `last` batch, and sends
  * nothing more about that job. Its last message says how long the job kept the worker (`busyMs`,
  * for the service's memory of what each query shape costs). A small result is one message: thread hand-offs cost more than
- * the work of a short query on a busy machine.
+ * the work of a short query on a busy machine; it comes already written in the client's format when
+ * the run message names one, so that the main thread only has to send its bytes.
  */
 import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
@@ -31,6 +32,8 @@ export interface RunQueryMessage {
   memoryBudget?: number;
   /** Run to the end and answer with the plan and its counts (`explain`) instead of rows. */
   explain?: boolean;
+  /** Format names (formats layer) to write a one-message result in, per kind; see `document`. */
+  documentFormats?: { solutions?: string; quads?: string };
 }
 
 export type QueryWorkerRequest = RunQueryMessage | { type: 'close' };
@@ -41,7 +44,19 @@ export type QueryWorkerReply =
   | { type: 'closed' }
   | { type: 'boolean'; jobId: number; value: boolean; busyMs?: number }
   | { type: 'explain'; jobId: number; explanation: QueryExplanation }
-  | { type: 'batch'; jobId: number; head?: ResultHead; batch?: EncodedBatch; last?: boolean; busyMs?: number }
+  | {
+      type: 'batch';
+      jobId: number;
+      head?: ResultHead;
+      batch?: EncodedBatch;
+      last?: boolean;
+      busyMs?: number;
+      /**
+       * A result that fits one message, written in the format asked for (RunQueryMessage.documentFormats)
+       * as UTF-8 bytes, whose buffer is transferred; `batch` still carries its rows.
+       */
+      document?: Uint8Array;
+    }
   | { type: 'end'; jobId: number; busyMs?: number }
   | { type: 'error'; jobId: number; error: SerializedError };
 
