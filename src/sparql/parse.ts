@@ -7,8 +7,8 @@
 import { Parser } from '@traqula/parser-sparql-1-1';
 import { toAlgebra } from '@traqula/algebra-sparql-1-1';
 import type { Algebra } from '@traqula/algebra-transformations-1-1';
-import { BoundedMap } from '../bounded-map.js';
 import { SyntaxError } from '../errors.js';
+import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 
 export type { Algebra };
@@ -34,11 +34,10 @@ const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
 const QUERY_CACHE_SIZE = 512;
-const queryCache = new BoundedMap<string, ParsedQuery>(QUERY_CACHE_SIZE);
+const queryCache = new TextCache<ParsedQuery>(QUERY_CACHE_SIZE);
 
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
-  const key = `${baseIri ?? ''}\u0000${text}`;
-  const cached = queryCache.get(key);
+  const cached = queryCache.get(text, baseIri);
   if (cached) return cached;
   // A copy of a template's parse is cheap to make again, and caching one per query text (each
   // with its own constants) would keep hundreds of algebra trees alive for a while, then drop them:
@@ -46,7 +45,7 @@ export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const fromTemplate = parseThroughTemplate(text, baseIri);
   if (fromTemplate) return fromTemplate;
   const parsed = parseQueryText(text, baseIri);
-  queryCache.set(key, parsed);
+  queryCache.set(text, baseIri, parsed);
   return parsed;
 }
 
@@ -56,7 +55,7 @@ export function parseQuery(text: string, baseIri?: string): ParsedQuery {
  * the text) without the copy of the algebra with the constants put back.
  */
 export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuery, 'algebra' | 'prefixes'> {
-  const cached = queryCache.get(`${baseIri ?? ''}\u0000${text}`);
+  const cached = queryCache.get(text, baseIri);
   if (cached) return cached;
   const template = templateOf(text);
   const shape = template && templateParse(template, baseIri);
@@ -64,7 +63,7 @@ export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuer
 }
 
 /** Parsed templates by template text; null: the template cannot stand for its queries. */
-const templateCache = new BoundedMap<string, ParsedQuery | null>(QUERY_CACHE_SIZE);
+const templateCache = new TextCache<ParsedQuery | null>(QUERY_CACHE_SIZE);
 
 /** The query as a copy of its template's parse, or undefined when there is no usable template. */
 function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | undefined {
@@ -76,11 +75,10 @@ function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | und
 }
 
 function templateParse(template: Template, baseIri?: string): ParsedQuery | null {
-  const key = `${baseIri ?? ''}\u0000${template.text}`;
-  let parsed = templateCache.get(key);
+  let parsed = templateCache.get(template.text, baseIri);
   if (parsed === undefined) {
     parsed = parseTemplate(template, baseIri);
-    templateCache.set(key, parsed);
+    templateCache.set(template.text, baseIri, parsed);
   }
   return parsed;
 }

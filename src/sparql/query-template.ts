@@ -69,6 +69,8 @@ function isWordChar(code: number): boolean {
   );
 }
 const QUERY_FORMS = new Set(['SELECT', 'CONSTRUCT', 'DESCRIBE', 'ASK']);
+/** The longest keyword the scan looks for (CONSTRUCT); upper-casing never makes a word shorter. */
+const MAX_KEYWORD_LENGTH = 9;
 const BOUNDARY_BEFORE_NUMBER = new Set([' ', '\t', '\n', '\r', '(', ')', '{', '}', '[', ']', ',', ';', '=', '<', '>', '!', '*', '/', '|', '&']);
 
 /** One pass over the text, token kinds only as far as needed to find the constants. */
@@ -85,12 +87,12 @@ class ConstantScan {
   run(): void {
     const text = this.text;
     while (this.pos < text.length) {
-      const c = text[this.pos];
-      if (c === '#') this.skipComment();
-      else if (c === '<') this.iri();
-      else if (c === '"' || c === "'") this.string(c);
-      else if (c >= '0' && c <= '9') this.number();
-      else if (c === '?' || c === '$' || c === '@' || isWordChar(text.charCodeAt(this.pos))) this.word();
+      const code = text.charCodeAt(this.pos);
+      if (code === 35 /* # */) this.skipComment();
+      else if (code === 60 /* < */) this.iri();
+      else if (code === 34 /* " */ || code === 39 /* ' */) this.string(text[this.pos]);
+      else if (code >= 48 && code <= 57) this.number();
+      else if (code === 63 /* ? */ || code === 36 /* $ */ || code === 64 /* @ */ || isWordChar(code)) this.word();
       else this.pos++;
     }
   }
@@ -186,7 +188,8 @@ class ConstantScan {
     let i = start + 1;
     while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
     this.pos = i;
-    const word = text.slice(start, i).toUpperCase();
+    // Only the keywords this scan cares about are compared (and upper-cased): most words are names.
+    const word = i - start <= MAX_KEYWORD_LENGTH ? text.slice(start, i).toUpperCase() : '';
     if (QUERY_FORMS.has(word)) this.inBody = true;
     this.afterSliceKeyword = word === 'LIMIT' || word === 'OFFSET';
   }

@@ -30,6 +30,7 @@ import { keepTextualOrder, orderPatterns } from './bgp-order.js';
 import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 import { objectBoundsOf } from './object-bounds.js';
+import { PatternCounts } from './pattern-counts.js';
 
 interface Env {
   scope: Scope;
@@ -57,12 +58,17 @@ export class Planner {
   serviceHandler?: (op: Algebra.Service, scope: Scope, graph: GraphRef) => Planned;
   /** ORDER BY nodes of which only the first so many solutions are wanted (a LIMIT above them). */
   private readonly sortLimits = new WeakMap<Algebra.Operation, number>();
+  /** Store IDs of the IRIs planned so far: a template repeats its constants (BSBM Q2 names its product 15 times). */
+  private readonly iriIds = new Map<string, number>();
+  private readonly patternCounts: PatternCounts;
 
   /** optimize false: patterns in textual order, no push-downs, no strategy chosen from estimates. */
   constructor(
     private readonly ctx: ExecContext,
     private readonly optimize = true,
-  ) {}
+  ) {
+    this.patternCounts = new PatternCounts(ctx.reader);
+  }
 
   plan(node: Algebra.Operation, scope: Scope): Operator {
     return this.compile(node, { scope, inputVars: new Set(), graph: DEFAULT_GRAPH_REF, atRoot: true, params: [] }).op;
@@ -154,13 +160,24 @@ export class Planner {
     if (t.termType === 'Variable') return { kind: 'slot', slot: scope.slot(t.value), label: `?${t.value}` };
     // Blank nodes in query patterns act as variables that cannot be projected.
     if (t.termType === 'BlankNode') return { kind: 'slot', slot: scope.slot(`_:${t.value}`), label: `_:${t.value}` };
-    return { kind: 'id', id: this.ctx.idOf(t), label: t.termType === 'NamedNode' ? `<${t.value}>` : JSON.stringify(t.value) };
+    return { kind: 'id', id: this.idOf(t), label: t.termType === 'NamedNode' ? `<${t.value}>` : JSON.stringify(t.value) };
+  }
+
+  /** The context's ID of a term; an IRI's is remembered, as the context gives it the same one every time. */
+  private idOf(t: Term): number {
+    if (t.termType !== 'NamedNode') return this.ctx.idOf(t);
+    let id = this.iriIds.get(t.value);
+    if (id === undefined) {
+      id = this.ctx.idOf(t);
+      this.iriIds.set(t.value, id);
+    }
+    return id;
   }
 
   private graphRef(g: Term | undefined, env: Env): GraphRef {
     if (!g || g.termType === 'DefaultGraph') return env.graph;
     if (g.termType === 'Variable') return { kind: 'slot', slot: env.scope.slot(g.value) };
-    return { kind: 'id', id: this.ctx.idOf(g) };
+    return { kind: 'id', id: this.idOf(g) };
   }
 
   /** A chain of pattern scans, with the filters pushed into it run as soon as their variables are bound. */
@@ -171,7 +188,8 @@ export class Planner {
     );
     const filters = filterExpressions.map((e) => new FilterStep(this.expression(e, env), expressionText(e)));
     const filterSlots = filters.map((f) => f.condition.slots);
-    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots) : keepTextualOrder(scans, env.inputVars, this.ctx);
+    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts)
+      : keepTextualOrder(scans, env.inputVars, this.ctx, this.patternCounts);
     const steps = interleaveFilters(ordered, filters, env.params);
     if (this.optimize) this.attachObjectBounds(ordered, filterExpressions, env);
     const op = steps.length === 1 ? steps[0] : new Sequence(steps);
@@ -296,7 +314,7 @@ export class Planner {
 
   private graph(node: Algebra.Graph, env: Env): Planned {
     if (node.name.termType === 'NamedNode') {
-      const id = this.ctx.idOf(node.name);
+      const id = this.idOf(node.name);
       const inner = this.compile(node.input, { ...env, graph: { kind: 'id', id } });
       return { op: new Sequence([new GraphGuard(id), inner.op]), mentioned: inner.mentioned };
     }
