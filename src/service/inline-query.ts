@@ -11,6 +11,7 @@ import type { Quad } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { QueryJobSpec } from './query-job.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
+import { keepQueryGarbageYoung } from './young-generation.js';
 
 /** A query job's fields an inline run uses; its deadline is the request's own time limit: past it the answer is a TimeoutError, not a retry. */
 export type InlineQuerySpec = Pick<QueryJobSpec, 'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'deadline' | 'memoryBudget' | 'signal'>;
@@ -21,6 +22,7 @@ export type InlineOutcome =
   | { kind: 'overBudget'; elapsedMs: number };
 
 export async function runInline(store: QuadStore, spec: InlineQuerySpec, budgetMs: number): Promise<InlineOutcome> {
+  keepQueryGarbageYoung();
   // A shape's first parse on this thread is paid once, not by its evaluation budget or cost record.
   parseQuery(spec.query, spec.baseIri);
   const started = performance.now();

@@ -15,6 +15,7 @@ import { isDocumentFormat, quadsDocument, solutionsDocument } from '../formats/r
 import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead, RunQueryMessage } from './worker-messages.js';
 import type { SolutionRow } from './sparql-service.js';
 import type { Quad } from '../rdf/terms.js';
+import { keepQueryGarbageYoung } from './young-generation.js';
 
 /** Cells per message: large enough to amortize a message, small enough to stream smoothly. */
 const CELLS_PER_MESSAGE = 32_768;
@@ -27,6 +28,8 @@ const { storePath, control, window } = workerData as QueryWorkerData;
 function post(reply: QueryWorkerReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(reply, transfer);
 }
+
+keepQueryGarbageYoung();
 
 let store: QuadStore;
 try {
