@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BoundedMap } from '../bounded-map.js';
 import { ProtocolError } from '../errors.js';
 import type { DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
 import { assertKnownOutput } from './negotiation.js';
@@ -157,14 +158,12 @@ function documentFormatsFor(output: string | undefined, accept: string | undefin
   let formats = documentFormatsCache.get(key);
   if (formats) return formats;
   formats = { solutions: documentFormatOf('solutions', output, accept), quads: documentFormatOf('quads', output, accept) };
-  // Headers are the client's to choose: a bounded cache, emptied when full, cannot be grown without end.
-  if (documentFormatsCache.size >= MAX_CACHED_NEGOTIATIONS) documentFormatsCache.clear();
   documentFormatsCache.set(key, formats);
   return formats;
 }
 
 /** Clients send the same few Accept headers again and again; a kind that fails (a 406 to come) is costly to find out each time. */
-const documentFormatsCache = new Map<string, DocumentFormats>();
+const documentFormatsCache = new BoundedMap<string, DocumentFormats>(MAX_CACHED_NEGOTIATIONS);
 
 function documentFormatOf(kind: ResultKind, output: string | undefined, accept: string | undefined): DocumentFormat | undefined {
   let format: ResultFormat;

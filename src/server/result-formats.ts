@@ -4,6 +4,7 @@
  * default, and it wins ties between equally acceptable formats.
  */
 import { RDF_FORMATS as RDF_REGISTRY, RESULTS_FORMATS, type FormatInfo } from '../formats/registry.js';
+import { BoundedMap } from '../bounded-map.js';
 import { negotiate, type Candidate, type OutputVocabulary } from './negotiation.js';
 
 export interface ResultFormat extends Candidate {
@@ -40,10 +41,10 @@ export const OUTPUT_VOCABULARY: OutputVocabulary = {
 /** Which candidates a query result is answered from: SELECT/ASK or CONSTRUCT/DESCRIBE. */
 export type ResultKind = 'solutions' | 'quads';
 
-/** Clients send the same few Accept headers again and again: their outcome is kept (successes only). */
-const negotiated = new Map<string, ResultFormat>();
-/** Headers are the client's to choose: caches of negotiations are bounded (emptied when full). */
+/** Headers are the client's to choose: caches of negotiations are bounded. */
 export const MAX_CACHED_NEGOTIATIONS = 256;
+/** Clients send the same few Accept headers again and again: their outcome is kept (successes only). */
+const negotiated = new BoundedMap<string, ResultFormat>(MAX_CACHED_NEGOTIATIONS);
 
 /** The format for a result of this kind, as `negotiate` decides it (and with its errors). */
 export function negotiateResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat {
@@ -51,7 +52,6 @@ export function negotiateResultFormat(kind: ResultKind, output: string | undefin
   const known = negotiated.get(key);
   if (known) return known;
   const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
-  if (negotiated.size >= MAX_CACHED_NEGOTIATIONS) negotiated.clear();
   negotiated.set(key, format);
   return format;
 }
