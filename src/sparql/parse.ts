@@ -10,6 +10,7 @@ import type { Algebra } from '@traqula/algebra-transformations-1-1';
 import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
+import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 
 export type { Algebra };
 
@@ -30,6 +31,7 @@ export interface ParsedUpdate {
   hasDatasetClauses: boolean;
 }
 
+useLinearKeywordTokens();
 const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
