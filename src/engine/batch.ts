@@ -13,7 +13,7 @@ export class Batch {
   length = 0;
 
   constructor(readonly width: number, readonly capacity = BATCH_SIZE) {
-    this.data = new Float64Array(Math.max(1, width) * capacity);
+    this.data = rowStorage(Math.max(1, width) * capacity);
   }
 
   get full(): boolean {
@@ -28,7 +28,10 @@ export class Batch {
   appendCopy(from: Batch, row: number): number {
     const w = this.width;
     const target = this.length++;
-    if (w > 0) this.data.set(from.data.subarray(row * w, row * w + w), target * w);
+    // A loop rather than set(subarray(…)): rows are a few cells, and a subarray is an object per row.
+    const source = from.data;
+    const data = this.data;
+    for (let i = 0, s = row * w, t = target * w; i < w; i++) data[t + i] = source[s + i];
     return target;
   }
 
@@ -53,6 +56,31 @@ export class Batch {
   rowCopy(row: number): Float64Array {
     return this.data.slice(row * this.width, row * this.width + this.width);
   }
+}
+
+/**
+ * Small batches are views into a shared slab rather than arrays of their own: a typed array with its
+ * own buffer costs a malloc, a zero-fill and an external-memory record the garbage collector sweeps
+ * (about 0.4 µs at 160 cells, against 0.06 µs for a view), and a query makes dozens of small
+ * batches. Slab memory is handed out once and never reused, so every view starts zeroed (unbound)
+ * and no two batches share cells; a slab is freed when its last view is.
+ */
+const SLAB_BYTES = 64 * 1024;
+/** Larger batches get a buffer of their own: a slab should not be kept alive by one big batch. */
+const MAX_SLAB_CELLS = 1024;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+function rowStorage(cells: number): Float64Array {
+  if (cells > MAX_SLAB_CELLS) return new Float64Array(cells);
+  const bytes = cells * Float64Array.BYTES_PER_ELEMENT;
+  if (slabUsed + bytes > SLAB_BYTES) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const view = new Float64Array(slab, slabUsed, cells);
+  slabUsed += bytes;
+  return view;
 }
 
 /** A batch that holds no row and never will: full from the start, so a writer replaces it at once. */

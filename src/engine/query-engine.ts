@@ -165,6 +165,10 @@ function inQueryOrder(variables: string[], order: string[]): string[] {
 function* solutionRows(op: Operator, slots: number[], ctx: ExecContext): Generator<SolutionRow[]> {
   const width = ctx.width;
   let rows: SolutionRow[] = [];
+  // A column often repeats its value from row to row (the properties of one resource on each of its
+  // rows): the previous row's term is reused without a look-up in the term cache.
+  const lastIds = new Float64Array(slots.length);
+  const lastTerms: SolutionRow = new Array(slots.length);
   for (const batch of op.execute([unitBatch(width)], ctx)) {
     const data = batch.data;
     for (let r = 0; r < batch.length; r++) {
@@ -172,7 +176,13 @@ function* solutionRows(op: Operator, slots: number[], ctx: ExecContext): Generat
       const row: SolutionRow = new Array(slots.length);
       for (let i = 0; i < slots.length; i++) {
         const id = data[offset + slots[i]];
-        row[i] = id === 0 ? undefined : ctx.termOf(id);
+        if (id === lastIds[i]) row[i] = lastTerms[i];
+        else {
+          const term = id === 0 ? undefined : ctx.termOf(id);
+          row[i] = term;
+          lastIds[i] = id;
+          lastTerms[i] = term;
+        }
       }
       rows.push(row);
       if (rows.length >= ROWS_PER_BATCH) {

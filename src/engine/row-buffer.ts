@@ -22,7 +22,8 @@ export class RowBuffer {
       this.data = grown;
     }
     const index = this.length++;
-    if (w > 0) this.data.set(from.subarray(offset, offset + w), index * w);
+    const data = this.data;
+    for (let i = 0, t = index * w; i < w; i++) data[t + i] = from[offset + i];
     return index;
   }
 

@@ -39,3 +39,13 @@ test('quads travel as four terms, graph included', () => {
   const [decoded] = new TermTableDecoder().decodeQuads(encoder.take());
   assert.ok(decoded.equals(quad));
 });
+
+test('equal terms in distinct objects share one table index', () => {
+  const encoder = new TermTableEncoder(2);
+  // Computed terms (BIND, CONCAT) are new objects on every row; the table still sends them once.
+  encoder.addRow([literal('7'), namedNode('http://example.org/a')]);
+  encoder.addRow([literal('7'), namedNode('http://example.org/a')]);
+  const batch = encoder.take();
+  assert.deepEqual(batch.newTerms, ['"7', '<http://example.org/a']);
+  assert.deepEqual([...batch.cells], [1, 2, 1, 2]);
+});

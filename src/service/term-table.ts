@@ -33,6 +33,12 @@ const MAX_TABLE_SIZE = 200_000;
  */
 export class TermTableEncoder {
   private readonly indexes = new Map<string, number>();
+  /**
+   * Table indexes by term object: the engine hands out one object per stored term, so a term that
+   * recurs in a result (a product's properties on each of its rows) is found without building and
+   * hashing its key again. Equal terms in distinct objects still share one index, through `indexes`.
+   */
+  private readonly byObject = new Map<Term, number>();
   private resetPending = false;
   private newTerms: string[] = [];
   private cells: Uint32Array;
@@ -82,7 +88,11 @@ export class TermTableEncoder {
     // Start over between batches, never inside one: a batch's cells must stay valid.
     if (this.indexes.size > MAX_TABLE_SIZE) {
       this.indexes.clear();
+      this.byObject.clear();
       this.resetPending = true;
+    } else if (this.byObject.size > MAX_TABLE_SIZE) {
+      // Computed terms are new objects on every row: only the key table bounds their indexes.
+      this.byObject.clear();
     }
     return batch;
   }
@@ -95,7 +105,16 @@ export class TermTableEncoder {
   }
 
   private put(term: Term | undefined): void {
-    this.cells[this.length++] = term === undefined ? 0 : this.indexOf(termKey(term));
+    this.cells[this.length++] = term === undefined ? 0 : this.indexOfTerm(term);
+  }
+
+  private indexOfTerm(term: Term): number {
+    let index = this.byObject.get(term);
+    if (index === undefined) {
+      index = this.indexOf(termKey(term));
+      this.byObject.set(term, index);
+    }
+    return index;
   }
 
   private indexOf(key: string): number {

@@ -35,3 +35,20 @@ SELECT ?s WHERE { ?s ex:p <http://ex/a> ; ex:q "x"@en ; ex:r "2008-01-01"^^<http
     assert.notEqual(JSON.stringify(first.algebra), text);
   });
 });
+
+describe('query templates: substitution', () => {
+  it('copies only the nodes on the way to a constant, and each query gets its own copy', () => {
+    const a = parseQuery('SELECT * { ?s <http://ex/p> <http://ex/a> OPTIONAL { ?s ?q ?o } }');
+    const b = parseQuery('SELECT * { ?s <http://ex/p> <http://ex/b> OPTIONAL { ?s ?q ?o } }');
+    const again = parseQuery('SELECT * { ?s <http://ex/p> <http://ex/a> OPTIONAL { ?s ?q ?o } }');
+    const patterns = (parsed: typeof a) => {
+      const join = (parsed.algebra as unknown as { input: { input: { patterns: { object: { value: string } }[] }[] } }).input;
+      return join.input.map((bgp) => bgp.patterns[0]);
+    };
+    assert.equal(patterns(a)[0].object.value, 'http://ex/a');
+    assert.equal(patterns(b)[0].object.value, 'http://ex/b');
+    assert.equal(patterns(a)[1], patterns(b)[1], 'the OPTIONAL part has no constant of the template: shared');
+    assert.notEqual(patterns(a)[0], patterns(again)[0], 'a fresh copy per query');
+    assert.deepEqual(JSON.stringify(a.algebra), JSON.stringify(again.algebra));
+  });
+});

@@ -226,45 +226,68 @@ export function placeholdersAreTerms(algebra: Algebra.Operation, count: number):
 
 /** The algebra of the query: the template's, with the query's constants in place of the placeholders. */
 export function withConstants<T>(node: T, constants: readonly string[]): T {
-  return substitute(node, constants) as T;
+  if (node === null || typeof node !== 'object') return node;
+  let substitution = substitutions.get(node);
+  if (substitution === undefined) {
+    substitution = compileSubstitution(node) ?? (() => node);
+    substitutions.set(node, substitution);
+  }
+  return substitution(constants) as T;
 }
 
-function substitute(node: unknown, constants: readonly string[]): unknown {
-  if (node === null || typeof node !== 'object') return node;
-  if (Array.isArray(node)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < node.length; i++) {
-      const replaced = substitute(node[i], constants);
-      if (replaced !== node[i]) (copy ??= node.slice())[i] = replaced;
-    }
-    return copy ?? node;
-  }
+/**
+ * Rebuilds a template's algebra with a query's constants: copies exactly the nodes on the way to a
+ * placeholder and shares the rest. Compiled once per template from a walk of its algebra, so each
+ * query pays for the copies only (a walk of every node and key cost as much again).
+ */
+type Substitution = (constants: readonly string[]) => unknown;
+
+/** Per template algebra (held by the template cache, so they go together). */
+const substitutions = new WeakMap<object, Substitution>();
+
+/** The substitution of a node, or undefined when nothing under it is a placeholder. */
+function compileSubstitution(node: unknown): Substitution | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  if (Array.isArray(node)) return compileArray(node);
   const record = node as Record<string, unknown>;
   const termType = record.termType;
-  if (termType === 'NamedNode' || termType === 'Literal') return substituteTerm(node as Term, constants);
-  if (termType === 'Variable' || termType === 'BlankNode' || termType === 'DefaultGraph') return node;
-  if (termType === 'Quad') {
-    const q = node as Algebra.Pattern;
-    const s = substitute(q.subject, constants) as Algebra.Pattern['subject'];
-    const p = substitute(q.predicate, constants) as Algebra.Pattern['predicate'];
-    const o = substitute(q.object, constants) as Algebra.Pattern['object'];
-    const g = substitute(q.graph, constants) as Algebra.Pattern['graph'];
-    if (s === q.subject && p === q.predicate && o === q.object && g === q.graph) return node;
-    // Keep the pattern's own class and extra fields (the algebra's type tag): only the terms change.
-    return Object.assign(Object.create(Object.getPrototypeOf(q)), q, { subject: s, predicate: p, object: o, graph: g });
+  if (termType === 'NamedNode' || termType === 'Literal') {
+    const term = node as Term;
+    const n = placeholderNumber(term);
+    return n === undefined ? undefined : (constants) => substituteTerm(term, n, constants);
   }
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(record)) {
-    const value = record[key];
-    const replaced = substitute(value, constants);
-    if (replaced !== value) (copy ??= Object.assign(Object.create(Object.getPrototypeOf(record)), record))[key] = replaced;
+  if (termType === 'Variable' || termType === 'BlankNode' || termType === 'DefaultGraph') return undefined;
+  // A pattern (Quad) keeps its own class and extra fields (the algebra's type tag): only the terms change.
+  const keys = termType === 'Quad' ? ['subject', 'predicate', 'object', 'graph'] : Object.keys(record);
+  const fields: { key: string; substitution: Substitution }[] = [];
+  for (const key of keys) {
+    const substitution = compileSubstitution(record[key]);
+    if (substitution) fields.push({ key, substitution });
   }
-  return copy ?? node;
+  if (fields.length === 0) return undefined;
+  const prototype = Object.getPrototypeOf(record) as object | null;
+  return (constants) => {
+    const copy = Object.assign(Object.create(prototype) as Record<string, unknown>, record);
+    for (const { key, substitution } of fields) copy[key] = substitution(constants);
+    return copy;
+  };
 }
 
-function substituteTerm(term: Term, constants: readonly string[]): Term {
-  const n = placeholderNumber(term);
-  if (n === undefined) return term;
+function compileArray(items: readonly unknown[]): Substitution | undefined {
+  const slots: { index: number; substitution: Substitution }[] = [];
+  items.forEach((item, index) => {
+    const substitution = compileSubstitution(item);
+    if (substitution) slots.push({ index, substitution });
+  });
+  if (slots.length === 0) return undefined;
+  return (constants) => {
+    const copy = items.slice();
+    for (const { index, substitution } of slots) copy[index] = substitution(constants);
+    return copy;
+  };
+}
+
+function substituteTerm(term: Term, n: number, constants: readonly string[]): Term {
   if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
   const lit = term as Literal;
   const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);

@@ -17,8 +17,8 @@ export abstract class Operator {
   abstract readonly maybe: ReadonlySet<number>;
   /** Slots bound in every solution this operator produces. */
   abstract readonly certain: ReadonlySet<number>;
-  /** Estimated number of solutions (for join ordering and explain). */
-  estimate = Number.NaN;
+  /** Estimated number of solutions (for join ordering and explain); NaN until the planner sets it. */
+  declare estimate: number;
 
   abstract execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch>;
 
@@ -29,6 +29,11 @@ export abstract class Operator {
     return [];
   }
 }
+
+// The default lives on the prototype rather than in a field: a field initializer of the base class
+// defines the property on every kind of operator, a megamorphic definition that cost more than the
+// rest of an operator's construction (planning makes a dozen operators per query).
+(Operator.prototype as { estimate: number }).estimate = Number.NaN;
 
 /** Slots as the query names them, for explain output. */
 export function slotList(slots: Iterable<number>, slotNames: readonly string[]): string {

@@ -48,20 +48,21 @@ export class PatternScan extends Operator {
   ) {
     super();
     this.terms = [s, p, o];
-    const positions: (PatternTerm | GraphRef)[] = [s, p, o, graph];
-    const firstPosOfSlot = new Map<number, number>();
-    positions.forEach((t, pos) => {
-      if (t.kind !== 'slot') return;
-      const first = firstPosOfSlot.get(t.slot);
+    const maybe = new Set<number>();
+    // Planning builds a scan per pattern of every query: plain loops over the four positions.
+    for (let pos = 0; pos < 4; pos++) {
+      const t = pos === 0 ? s : pos === 1 ? p : pos === 2 ? o : graph;
+      if (t.kind !== 'slot') continue;
+      const first = this.binds.find((b) => b.slot === t.slot);
       if (first === undefined) {
-        firstPosOfSlot.set(t.slot, pos);
         this.binds.push({ pos, slot: t.slot });
+        maybe.add(t.slot);
       } else {
-        this.repeats.push({ pos, firstPos: first });
+        this.repeats.push({ pos, firstPos: first.pos });
       }
-    });
-    this.maybe = new Set(firstPosOfSlot.keys());
-    this.certain = this.maybe;
+    }
+    this.maybe = maybe;
+    this.certain = maybe;
   }
 
   describe(slotNames: readonly string[]): string {
@@ -240,8 +241,11 @@ export class PatternScan extends Operator {
  */
 class LastLookup {
   private readonly key = new Float64Array(4).fill(-1);
-  /** The bound values of each match, one per bind (at most four). */
-  private readonly values = new Float64Array(MAX_REPLAYED_MATCHES * 4);
+  /**
+   * The bound values of each match, one per bind (at most four). Grows with use: most scans never
+   * record a match (a full-size typed array per scan was a tenth of the engine's allocations).
+   */
+  private readonly values: number[] = [];
   private count = 0;
   private usable = false;
 

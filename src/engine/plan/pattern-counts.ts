@@ -9,6 +9,7 @@
  * fresh string to hash on every look-up, which costs about as much as the count it saves.
  */
 import type { StoreReader, TermId } from '../../store/quad-store.js';
+import { contentVersionOf } from './content-version.js';
 
 /** Beyond this many counts the table starts afresh (no per-entry bookkeeping). */
 const MAX_ENTRIES = 16384;
@@ -31,11 +32,17 @@ export class PatternCounts {
 
   constructor(private readonly reader: StoreReader) {}
 
+  /** The snapshot's content version (read once): what the planner's shared caches are valid for. */
+  contentVersion(): number | undefined {
+    if (this.version === null) this.version = contentVersionOf(this.reader);
+    return this.version;
+  }
+
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
-    if (this.version === null) this.version = this.reader.contentVersion?.();
-    if (this.version === undefined) return this.reader.count(s, p, o, g);
-    if (tableVersion !== this.version || table.size >= MAX_ENTRIES) {
-      tableVersion = this.version;
+    const version = this.contentVersion();
+    if (version === undefined) return this.reader.count(s, p, o, g);
+    if (tableVersion !== version || table.size >= MAX_ENTRIES) {
+      tableVersion = version;
       table = new Map();
     }
     const hash = mix(s, p, o, g);

@@ -7,6 +7,7 @@
  * STATISTICS_MAX_AGE_MS. Stale figures can only make a plan slower, never an answer wrong.
  */
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type StoreStatistics } from '../../store/quad-store.js';
+import { contentVersionOf } from './content-version.js';
 
 const STATISTICS_MAX_AGE_MS = 1000;
 
@@ -25,7 +26,7 @@ const byStore = new WeakMap<QuadStore, Cached>();
 export function sharedStatistics(store: QuadStore, reader: StoreReader): () => StoreStatistics {
   return () => {
     const cached = byStore.get(store);
-    const version = reader.contentVersion?.();
+    const version = contentVersionOf(reader);
     if (version !== undefined) {
       if (cached?.version === version) return cached.statistics;
       const statistics = reader.statistics();

@@ -31,6 +31,7 @@ import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 import { objectBoundsOf } from './object-bounds.js';
 import { PatternCounts } from './pattern-counts.js';
+import { knownIriId, rememberIriId } from './iri-ids.js';
 
 interface Env {
   scope: Scope;
@@ -168,7 +169,12 @@ export class Planner {
     if (t.termType !== 'NamedNode') return this.ctx.idOf(t);
     let id = this.iriIds.get(t.value);
     if (id === undefined) {
-      id = this.ctx.idOf(t);
+      const version = this.patternCounts.contentVersion();
+      id = version === undefined ? undefined : knownIriId(version, t.value);
+      if (id === undefined) {
+        id = this.ctx.idOf(t);
+        if (version !== undefined) rememberIriId(version, t.value, id);
+      }
       this.iriIds.set(t.value, id);
     }
     return id;
