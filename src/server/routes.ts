@@ -114,8 +114,11 @@ async function selectPost(context: HandlerContext, request: FastifyRequest, repl
   const body = readBody(request);
   if (isForm(body.type)) {
     // A query sent with a form media type but not form-encoded: the body is the query.
-    if (hasQueryFormField(body.text)) {
-      const params = allParams(request, body);
+    const form = queryForm(body.text);
+    if (form !== undefined) {
+      // The form read once (it was read twice: the query decoded twice per request).
+      const params = urlParams(request);
+      params.addAll(form);
       rememberErrorFormat(request, params);
       return answerQuery(context, request, reply, params, params.single('query'));
     }
@@ -184,12 +187,13 @@ function rawQueryStringOf(request: FastifyRequest): string {
 
 const QUERY_FORM_FIELDS = ['query', 'output', 'default-graph-uri', 'named-graph-uri', 'timeout'];
 
-function hasQueryFormField(text: string): boolean {
+/** The body's form fields when it is a form with a query field; undefined when it is not a form. */
+function queryForm(text: string): ProtocolParams | undefined {
   try {
     const form = parseUrlEncoded(text, 'the form body');
-    return QUERY_FORM_FIELDS.some((name) => form.has(name));
+    return QUERY_FORM_FIELDS.some((name) => form.has(name)) ? form : undefined;
   } catch {
     // Not decodable as a form: a raw query whose '%' signs are not escapes.
-    return false;
+    return undefined;
   }
 }

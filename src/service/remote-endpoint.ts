@@ -1,12 +1,12 @@
 /**
  * One HTTP exchange with the remote SPARQL endpoint at a time: a form POST (the one request shape
  * every SPARQL 1.1 Protocol server accepts, with no limit on the query's length), credentials that
- * go to the remote only, and a signal that ends the exchange when the time limit passes, the client
- * goes away or the service closes — whether the remote is still thinking or still streaming.
+ * go to the remote only, and an exchange that stops the request when the time limit passes, the
+ * client goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSyntaxError, TimeoutError } from '../errors.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
 import { SpareConnection } from './remote-spare-connection.js';
@@ -23,16 +23,20 @@ type EndReason = 'timeout' | 'cancelled' | 'closed';
 
 /**
  * The life of one request to the remote: from sending it to the last byte of its answer. Whatever
- * ends it early aborts the request, which closes the connection and so stops the remote's work too.
+ * ends it early destroys the request under way, which closes the connection and so stops the
+ * remote's work too. (No AbortController: a signal and its listeners on every request cost more
+ * than the request's own JavaScript; the exchange knows the one request it has to stop.)
  */
 export class RemoteExchange {
-  private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private reason: EndReason | undefined;
   private readonly onClientGone = (): void => this.end('cancelled');
   private released = false;
   private answered = false;
   private failed = false;
+  private stopped = false;
+  /** The request to the remote under way (the last one sent: a redirect or a retry replaces it). */
+  private request: ClientRequest | undefined;
   private readonly startedAt = performance.now();
 
   constructor(
@@ -46,14 +50,21 @@ export class RemoteExchange {
     else clientSignal?.addEventListener('abort', this.onClientGone, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Whether the exchange was stopped: no request may be sent for it any more. */
+  get aborted(): boolean {
+    return this.stopped;
+  }
+
+  /** The request now sent for this exchange, destroyed if the exchange stops before its answer is read. */
+  attach(request: ClientRequest): void {
+    this.request = request;
+    if (this.stopped) request.destroy(abortError());
   }
 
   /** Stops the exchange (if it still runs) for a reason our client will be told. */
   end(reason: EndReason): void {
     this.reason ??= reason;
-    this.controller.abort();
+    this.stop();
     this.release();
   }
 
@@ -78,10 +89,18 @@ export class RemoteExchange {
     this.released = true;
     clearTimeout(this.timer);
     this.clientSignal?.removeEventListener('abort', this.onClientGone);
-    // A body not read to its end would keep its connection busy: abort closes it. (Not otherwise:
-    // an abort costs an exception object and keeps a kept-alive connection from being reused.)
-    if (!this.answered) this.controller.abort();
+    // A body not read to its end would keep its connection busy: destroying it closes it. (Not
+    // otherwise: that costs an exception object and keeps a kept-alive connection from being reused.)
+    if (!this.answered) this.stop();
+    this.request = undefined;
     this.onRelease(this);
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const request = this.request;
+    if (request !== undefined && !request.destroyed) request.destroy(abortError());
   }
 
   /** Our error for anything that went wrong while talking to the remote or reading its answer. */
@@ -147,6 +166,7 @@ export class RemoteEndpoint {
   private readonly authorization: string | undefined;
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
   private readonly target: URL;
+  private readonly destination: Destination;
   /** A connection opened ahead for the next query (plain http without keep-alive only). */
   private readonly spare: SpareConnection | undefined;
   private readonly replenishSpare = (): void => this.spare?.replenish();
@@ -166,6 +186,7 @@ export class RemoteEndpoint {
     url.password = '';
     this.url = url.href;
     this.target = url;
+    this.destination = destinationOf(url);
     this.name = redactedEndpoint(url);
     this.authorization = authorizationHeader(credentials.user || credentials.token ? credentials : fromUrl);
     const keepAlive = policy.keepAlive ?? url.protocol === 'https:';
@@ -183,15 +204,15 @@ export class RemoteEndpoint {
    * status rejects with our error for it; a query (`retryStale`) is sent once more when a kept-alive
    * connection turns out to have been closed by the remote (it restarted) before answering.
    */
-  async post(form: URLSearchParams, accept: string, exchange: RemoteExchange, retryStale: boolean): Promise<RemoteResponse> {
-    const body = Buffer.from(form.toString(), 'utf8');
+  async post(form: Iterable<[string, string]>, accept: string, exchange: RemoteExchange, retryStale: boolean): Promise<RemoteResponse> {
+    const body = formBody(form);
     let response: IncomingMessage;
     try {
       // Only a request that may be sent again takes a connection opened ahead: the remote could
       // close one just as we use it.
       response = await this.sendFollowingRedirects(body, accept, exchange, retryStale);
     } catch (error) {
-      if (!retryStale || !isStaleConnection(error) || exchange.signal.aborted) throw exchange.failure(error);
+      if (!retryStale || !isStaleConnection(error) || exchange.aborted) throw exchange.failure(error);
       try {
         response = await this.sendFollowingRedirects(body, accept, exchange, false);
       } catch (again) {
@@ -214,49 +235,96 @@ export class RemoteEndpoint {
   }
 
   private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<IncomingMessage> {
+    let response = await this.send(this.destination, body, accept, this.authorization, exchange, mayTakeSpare);
     let target = this.target;
-    for (let hops = 0; ; hops++) {
-      // Credentials are for the remote we were given, not for wherever it sends us.
-      const authorization = target === this.target || target.origin === this.target.origin ? this.authorization : undefined;
-      const response = await this.send(target, body, accept, authorization, exchange.signal, mayTakeSpare && target === this.target);
+    for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
       const location = isRedirect(response.statusCode) ? response.headers.location : undefined;
-      if (location === undefined || hops >= MAX_REDIRECTS) return response;
+      if (location === undefined) return response;
       response.resume();
       target = new URL(location, target);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new RemoteEndpointError(`the remote endpoint ${this.name} redirected to a ${target.protocol} URL`);
+      // Credentials are for the remote we were given, not for wherever it sends us.
+      const authorization = target.origin === this.target.origin ? this.authorization : undefined;
+      response = await this.send(destinationOf(target), body, accept, authorization, exchange, false);
     }
+    return response;
   }
 
   /**
    * One POST, its headers and form in a single write (Content-Length known), on the connection
    * opened ahead when there is one; once the answer has been read, the next one is opened.
    */
-  private send(target: URL, body: Buffer, accept: string, authorization: string | undefined, signal: AbortSignal, mayTakeSpare: boolean): Promise<IncomingMessage> {
-    const headers: OutgoingHttpHeaders = {
-      'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
-      'content-length': body.length,
-      accept,
-    };
+  private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<IncomingMessage> {
+    if (exchange.aborted) return Promise.reject(abortError());
+    const headers: OutgoingHttpHeaders = { 'content-type': FORM_MEDIA_TYPE, 'content-length': body.length, accept };
     if (authorization) headers.authorization = authorization;
-    const https = target.protocol === 'https:';
     const socket = mayTakeSpare ? this.spare?.take() : undefined;
-    // Without an agent, a request goes out on the connection createConnection returns, and closes it after the answer.
-    const options: RequestOptions = socket
-      ? { method: 'POST', headers, signal, createConnection: () => socket }
-      : { method: 'POST', headers, signal, agent: https ? this.agents.https : this.agents.http };
+    // Without an agent, a request goes out on the connection createConnection returns, and closes it
+    // after the answer. Options rather than a URL: Node would convert the URL on every request.
+    const options: RequestOptions = { ...destination.options, headers };
+    if (socket) options.createConnection = () => socket;
+    else options.agent = destination.https ? this.agents.https : this.agents.http;
     return new Promise((resolve, reject) => {
-      const request = (https ? httpsRequest : httpRequest)(target, options, (response) => {
+      const request = (destination.https ? httpsRequest : httpRequest)(options, (response) => {
         // Once the answer is read, after that turn of the event loop (it has been sent on to our
         // client by then): opening a connection costs a wake-up of the remote and of us, which
         // would only slow the rest of a large answer down.
         if (mayTakeSpare && this.spare) response.once('end', this.replenishSoon);
         resolve(response);
       });
-      request.once('socket', (socket) => socket.setNoDelay(true));
+      // A spare has had Nagle's algorithm turned off when it was opened.
+      if (!socket) request.once('socket', noDelay);
       request.once('error', reject);
+      exchange.attach(request);
       request.end(body);
     });
   }
+}
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
+
+/** Where a request goes: node:http's options for a URL, worked out once. */
+interface Destination {
+  https: boolean;
+  options: Readonly<Pick<RequestOptions, 'method' | 'protocol' | 'hostname' | 'port' | 'path'>>;
+}
+
+function destinationOf(url: URL): Destination {
+  const https = url.protocol === 'https:';
+  // The hostname of a URL keeps an IPv6 address in brackets; node:http wants it bare.
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { https, options: { method: 'POST', protocol: url.protocol, hostname, port: url.port || (https ? 443 : 80), path: `${url.pathname}${url.search}` } };
+}
+
+/**
+ * The form as application/x-www-form-urlencoded bytes. encodeURIComponent rather than
+ * URLSearchParams' serializer (which builds its string a character at a time: 17 KB of garbage
+ * per BSBM query): it leaves a few more characters as they are (`!'()*~`, which a form decoder
+ * reads as themselves) and writes a space as %20, which every decoder reads as a space.
+ */
+export function formBody(form: Iterable<[string, string]>): Buffer {
+  let text = '';
+  for (const [name, value] of form) text += `${text === '' ? '' : '&'}${formComponent(name)}=${formComponent(value)}`;
+  // Percent-encoded: ASCII only, so latin1 is exact (and cheaper than utf8).
+  return Buffer.from(text, 'latin1');
+}
+
+function formComponent(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate (only from an API caller: request bodies are decoded text): sent as U+FFFD, as URLSearchParams does.
+    return new URLSearchParams({ v: text }).toString().slice(2);
+  }
+}
+
+function noDelay(socket: Socket): void {
+  socket.setNoDelay(true);
+}
+
+/** What a request is destroyed with when its exchange stops (the error an AbortSignal would give). */
+function abortError(): Error {
+  return Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
 function isRedirect(status: number | undefined): boolean {

@@ -115,25 +115,20 @@ function startsWithBrace(bytes: Buffer): boolean {
 }
 
 const TYPED_LITERAL = Buffer.from('"typed-literal"');
-const LITERAL = Buffer.from('"literal"');
+/** `"literal"` and white space, as long as `"typed-literal"`: white space may follow any JSON value. */
+const LITERAL_PADDED = Buffer.from('"literal"      ');
 
 /**
  * "typed-literal", the term type of the 2007 draft that Virtuoso still writes, as the
  * Recommendation spells it, where it is the value of a "type" key. Only structure can match: inside
- * a JSON string the quotes are escaped.
+ * a JSON string the quotes are escaped. Respelled in place (the body is ours), padded with white
+ * space to the same length: no copy of the document, and its length stays the remote's.
  */
 function withRecommendedLiteralTypes(bytes: Buffer): Buffer {
-  let at = bytes.indexOf(TYPED_LITERAL);
-  if (at < 0) return bytes;
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (; at >= 0; at = bytes.indexOf(TYPED_LITERAL, at + TYPED_LITERAL.length)) {
-    if (!isValueOfTypeKey(bytes, at)) continue;
-    parts.push(bytes.subarray(from, at), LITERAL);
-    from = at + TYPED_LITERAL.length;
+  for (let at = bytes.indexOf(TYPED_LITERAL); at >= 0; at = bytes.indexOf(TYPED_LITERAL, at + TYPED_LITERAL.length)) {
+    if (isValueOfTypeKey(bytes, at)) LITERAL_PADDED.copy(bytes, at);
   }
-  parts.push(bytes.subarray(from));
-  return Buffer.concat(parts);
+  return bytes;
 }
 
 const TYPE_KEY = Buffer.from('"type"');
@@ -174,24 +169,40 @@ class WholeBody {
   }
 }
 
-const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+function startsWithByteOrderMark(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
 
-/** The body, gathered from its events (no async iteration: a turn of the event loop less per chunk). */
+/**
+ * The body, gathered from its events (no async iteration: a turn of the event loop less per chunk).
+ * Once it is read our listeners leave the response (but for the one for errors: an 'error' without
+ * a listener would be thrown): a closed socket's wrapper is kept through young-generation
+ * collections (V8 treats the weak handles of Node's native wrappers as strong there), and with it
+ * the response and whatever its listeners hold, the chunks among them.
+ */
 function wholeBody(body: IncomingMessage): Promise<WholeBody> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let ended = false;
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.once('end', () => {
-      ended = true;
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer): void => void chunks.push(chunk);
+    const detach = (): void => {
+      body.off('data', onData).off('end', onEnd).off('close', onClose);
+      chunks = [];
+    };
+    const onEnd = (): void => {
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      detach();
       // As TextDecoder would: a byte order mark is not part of the document.
-      resolve(new WholeBody(bytes.subarray(0, 3).equals(BYTE_ORDER_MARK) ? bytes.subarray(3) : bytes));
-    });
-    body.once('error', reject);
-    body.once('close', () => {
-      if (!ended) reject(new RemoteEndpointError('the remote endpoint closed the connection before the end of its answer'));
-    });
+      resolve(new WholeBody(startsWithByteOrderMark(bytes) ? bytes.subarray(3) : bytes));
+    };
+    const onError = (error: Error): void => {
+      detach();
+      reject(error);
+    };
+    const onClose = (): void => {
+      detach();
+      reject(new RemoteEndpointError('the remote endpoint closed the connection before the end of its answer'));
+    };
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 

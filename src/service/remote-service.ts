@@ -153,7 +153,7 @@ export class RemoteService implements SparqlService {
   private startExchange(endpoint: RemoteEndpoint, timeoutMs: number, signal: AbortSignal | undefined, purpose: Purpose): RemoteExchange {
     const exchange = new RemoteExchange(endpoint.name, timeoutMs, signal, (done) => this.finished(done, purpose));
     // An exchange whose client is already gone has ended (and released itself) at birth.
-    if (!exchange.signal.aborted) this.running.set(exchange, purpose);
+    if (!exchange.aborted) this.running.set(exchange, purpose);
     return exchange;
   }
 
