@@ -103,8 +103,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly defaultIndexes: IndexHandle[];
   private readonly namedIndexes: IndexHandle[];
   /** New quads of addAll whose secondary index entries are not written yet (see flushDeferred). */
-  private readonly deferredDefault = new DeferredQuads(DEFERRED_QUADS_LIMIT);
-  private readonly deferredNamed = new DeferredQuads(DEFERRED_QUADS_LIMIT);
+  private readonly deferredDefault = new DeferredQuads(DEFERRED_QUADS_LIMIT, secondaryOrders(DEFAULT_INDEXES));
+  private readonly deferredNamed = new DeferredQuads(DEFERRED_QUADS_LIMIT, secondaryOrders([...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]));
   private finished = false;
 
   constructor(context: StoreContext) {
@@ -184,6 +184,21 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     return id;
   }
 
+  /**
+   * `internKey` of a key given as UTF-8 bytes with its dictionary hash, as the load's parse worker
+   * sends keys it may have sent before (after its term table started over, or into a store with
+   * data): the look-up leaves held-back dictionary entries held back, and a new key is held back too.
+   */
+  internKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+    this.checkOpen();
+    const known = this.dictionaryWriter.idOfKeyBytes(keyBytes, hashHigh, hashLow);
+    if (known !== undefined) return known;
+    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    const id = this.nextId++;
+    this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
+    return id;
+  }
+
   /** Whether the dictionary was empty when this transaction began. */
   startedEmpty(): boolean {
     return this.firstNewId === FIRST_TERM_ID;
@@ -254,6 +269,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
       this.counts.countQuad(fresh[at + 1], g, 1);
     }
     deferred.count += added;
+    deferred.sealRun();
     if (deferred.count >= DEFERRED_QUADS_LIMIT) deferred.writeTo(indexes.slice(1));
     return added;
   }
@@ -380,6 +396,11 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private checkOpen(): void {
     if (this.finished) throw new Error('this writer belongs to a finished write transaction');
   }
+}
+
+/** The key orders of a family's secondary indexes (all but its first, the primary). */
+function secondaryOrders(family: readonly IndexLayout[]): number[][] {
+  return family.slice(1).map((layout) => [...layout.order]);
 }
 
 /** The quads of a mixed batch, split into default-graph and named-graph ones. */

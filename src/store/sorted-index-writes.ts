@@ -8,12 +8,11 @@
  * MDB_NOOVERWRITE, which tells which quads are new; only those go to the secondary indexes.
  */
 import { lastKey, type IndexLayout } from './index-layout.js';
-import type { IdIndexDatabase, PutFlags } from './lmdb-types.js';
+import type { IdIndexDatabase } from './lmdb-types.js';
+import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE } from './native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
+import { SortedRuns } from './sorted-runs.js';
 
-const EMPTY_VALUE = Buffer.alloc(0);
-const NO_OVERWRITE: PutFlags = { noOverwrite: true };
-const APPEND: PutFlags = { append: true };
 const MAX_KEY = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
 
 export interface IndexHandle {
@@ -21,10 +20,26 @@ export interface IndexHandle {
   readonly order: readonly number[];
   /** Reused key buffer (lmdb-js copies the key on put). */
   readonly key: Uint32Array;
+  /** The bulk paths' puts, keys written big-endian into its keyView. */
+  readonly puts: NativePuts;
 }
 
 export function indexHandle(db: IdIndexDatabase, layout: IndexLayout): IndexHandle {
-  return { db, order: layout.order, key: new Uint32Array(layout.order.length) };
+  const width = layout.order.length;
+  const idsOf = (key: DataView): number[] => Array.from({ length: width }, (_, i) => key.getUint32(i * 4));
+  return { db, order: layout.order, key: new Uint32Array(width), puts: new NativePuts(db as never, width * 4, idsOf) };
+}
+
+/** Puts the quad's key (empty value) with the given PUT_* flags; false when PUT_NO_OVERWRITE found it. */
+function putQuad(index: IndexHandle, s: number, p: number, o: number, g: number, flags: number): boolean {
+  const puts = index.puts;
+  const view = puts.keyView;
+  const order = index.order;
+  for (let i = 0; i < order.length; i++) {
+    const position = order[i];
+    view.setUint32(i * 4, position === 0 ? s : position === 1 ? p : position === 2 ? o : g);
+  }
+  return puts.putEmpty(flags);
 }
 
 export function fillKey(index: IndexHandle, s: number, p: number, o: number, g: number): Uint32Array {
@@ -65,7 +80,7 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
     previous = at;
     const s = batch[at], p = batch[at + 1], o = batch[at + 2], g = batch[at + 3];
     if (!appending && compareInOrder(batch, at, last!, 0, order) > 0) appending = true;
-    if (!index.db.putSync(fillKey(index, s, p, o, g), EMPTY_VALUE, appending ? APPEND : NO_OVERWRITE)) continue;
+    if (!putQuad(index, s, p, o, g, appending ? PUT_APPEND : PUT_NO_OVERWRITE)) continue;
     const to = (freshStart + freshCount) * 4;
     fresh[to] = s;
     fresh[to + 1] = p;
@@ -76,43 +91,55 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
   return freshCount;
 }
 
-/** Writes quads known to be absent from the index (the primary said they were new). */
-export function writeSecondary(index: IndexHandle, quads: QuadBatch, count: number): void {
-  if (count === 0) return;
-  const order = index.order;
-  const sorted = sortedQuadOrder(quads, count, order);
-  const last = lastQuadOf(index);
-  let appending = last === undefined;
-  for (let i = 0; i < count; i++) {
-    const at = sorted[i] * 4;
-    if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
-    index.db.putSync(fillKey(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3]), EMPTY_VALUE, appending ? APPEND : undefined);
-  }
-}
-
-/** New quads of one index family waiting for their secondary index writes. */
+/**
+ * New quads of one index family waiting for their secondary index writes, kept sorted for each
+ * secondary index as they arrive (sorted-runs.ts).
+ */
 export class DeferredQuads {
-  private quads = new Uint32Array(4 * 65_536);
-  count = 0;
+  private readonly runs: SortedRuns;
 
-  /** At most `limit` quads are held (the owner writes them out then), plus one batch. */
-  constructor(private readonly limit: number) {}
+  /**
+   * At most `limit` quads are held (the owner writes them out then), plus one batch.
+   * @param secondaryOrders the key orders of the indexes `writeTo` will be given, in that order
+   */
+  constructor(limit: number, secondaryOrders: readonly (readonly number[])[]) {
+    this.runs = new SortedRuns(limit, secondaryOrders);
+  }
+
+  get count(): number {
+    return this.runs.count;
+  }
+
+  set count(count: number) {
+    this.runs.count = count;
+  }
 
   /** Room for n more quads; returns the array to write them into, from quad number `count` on. */
   reserve(n: number): Uint32Array {
-    const needed = (this.count + n) * 4;
-    if (needed > this.quads.length) {
-      // Doubling, but never far past the limit: this array is most of a bulk load's memory.
-      const grown = new Uint32Array(Math.max(needed, Math.min(this.quads.length * 2, (this.limit + n) * 4)));
-      grown.set(this.quads.subarray(0, this.count * 4));
-      this.quads = grown;
-    }
-    return this.quads;
+    return this.runs.reserve(n);
   }
 
-  /** Writes the waiting quads into each index, then forgets them. */
-  writeTo(indexes: readonly IndexHandle[]): void {
-    for (const index of indexes) writeSecondary(index, this.quads, this.count);
-    this.count = 0;
+  /** The quads added since the last call form a run: sorted now, while the parser reads on. */
+  sealRun(): void {
+    this.runs.sealRun();
   }
+
+  /** Writes the waiting quads into each index (given in the constructor's order), then forgets them. */
+  writeTo(indexes: readonly IndexHandle[]): void {
+    for (let k = 0; k < indexes.length; k++) writeInOrder(indexes[k], this.runs, k);
+    this.runs.clear();
+  }
+}
+
+/** Writes quads known to be absent from the index, which are held in `runs` for its order `k`. */
+function writeInOrder(index: IndexHandle, runs: SortedRuns, k: number): void {
+  const order = index.order;
+  const last = lastQuadOf(index);
+  let appending = last === undefined;
+  runs.inOrder(k, (quads, count) => {
+    for (let at = 0; at < count * 4; at += 4) {
+      if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
+      putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
+    }
+  });
 }

@@ -12,12 +12,15 @@ import { termFromKey, termKey, type Term } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
-import { sortedQuadOrder } from './sorted-keys.js';
+import { NativePuts, PUT_APPEND } from './native-put.js';
+import { SortedRuns } from './sorted-runs.js';
 import { hashTermKey } from './term-hash.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
 const DEFAULT_GRAPH_KEY = 'D';
+/** The default graph's term key as its one UTF-8 byte. */
+const DEFAULT_GRAPH_KEY_BYTE = 0x44;
 
 /** A term -> id key: the 8-byte hash of the term key. */
 export type DictionaryKey = Buffer;
@@ -86,15 +89,23 @@ export class DictionaryReader {
 
 /** Hash -> id entries held back by a bulk load before they are sorted and written. */
 const PENDING_HASHES_LIMIT = 1 << 22;
+/** Held-back hashes sorted together as one run. */
+const PENDING_RUN = 1 << 16;
+const NATIVE_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const APPEND = { append: true };
 
 /** The dictionary inside the write transaction: adds entries. */
 export class DictionaryWriter extends DictionaryReader {
-  /** (hash word 0, hash word 1, id, 0) per held-back term -> id entry, in the quad batch layout. */
-  private pending = new Uint32Array(0);
-  private pendingCount = 0;
-  private readonly hashKeyBuffer = Buffer.allocUnsafe(8);
+  /**
+   * (hash word 0, hash word 1, id, 0) per held-back term -> id entry, in the quad batch layout,
+   * sorted in runs as they come (a bulk load sorts them while its parser reads on).
+   */
+  private readonly pending = new SortedRuns(PENDING_HASHES_LIMIT, [HASH_ORDER]);
   private readonly idBuffer = Buffer.allocUnsafe(4);
+  /** Bulk puts: id -> term keyed by the ID in native byte order (lmdb-js' uint32 keys, MDB_INTEGERKEY). */
+  private readonly termPuts = new NativePuts(this.idToTerm as never, 4, (key) => key.getUint32(0, NATIVE_LITTLE_ENDIAN));
+  /** Bulk puts: term hash (8 bytes) -> id. */
+  private readonly hashPuts = new NativePuts(this.termToId as never, 8, (key) => Buffer.from(key.buffer, key.byteOffset, 8));
 
   /** Records a new term under a fresh ID; the caller has checked that the key is not there. */
   insert(key: string, id: TermId): void {
@@ -120,16 +131,84 @@ export class DictionaryWriter extends DictionaryReader {
    */
   insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, id: TermId): void {
     this.holdBack(hashHigh, hashLow, id);
-    this.idToTerm.putSync(id, keyBytes, APPEND);
+    this.termPuts.keyView.setUint32(0, id, NATIVE_LITTLE_ENDIAN);
+    this.termPuts.putBytes(keyBytes, PUT_APPEND);
   }
 
   private holdBack(hashHigh: number, hashLow: number, id: TermId): void {
-    if ((this.pendingCount + 1) * 4 > this.pending.length) this.growPending();
-    const at = this.pendingCount++ * 4;
-    this.pending[at] = hashHigh;
-    this.pending[at + 1] = hashLow;
-    this.pending[at + 2] = id;
-    if (this.pendingCount >= PENDING_HASHES_LIMIT) this.writePending();
+    const pending = this.pending;
+    const entries = pending.reserve(1);
+    const entry = pending.count++;
+    const at = entry * 4;
+    entries[at] = hashHigh;
+    entries[at + 1] = hashLow;
+    entries[at + 2] = id;
+    if (this.pendingIndex !== undefined) this.indexPending(entry);
+    if (pending.count >= PENDING_HASHES_LIMIT) this.writePending();
+    else if (pending.unsealed >= PENDING_RUN) pending.sealRun();
+  }
+
+  /**
+   * The ID of a term key given as its UTF-8 bytes and its dictionary hash, or undefined. Unlike
+   * idOfKey it leaves the held-back entries held back (they are searched in memory): a bulk load
+   * whose parser forgot which keys it sent looks up each key it sends again, and writing the held-back
+   * entries out at every look-up would insert them at random places instead of appending them in
+   * hash order (half-empty pages, and pages copied again by every transaction of a staged load).
+   */
+  idOfKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId | undefined {
+    if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
+    const held = this.heldBackIdOf(keyBytes, hashHigh, hashLow);
+    if (held !== undefined) return held;
+    const hashed = Buffer.allocUnsafe(8);
+    hashed.writeUInt32BE(hashHigh, 0);
+    hashed.writeUInt32BE(hashLow, 4);
+    if (this.reads.get(this.termToId, hashed) === undefined) return undefined;
+    const candidates: TermId[] = [];
+    for (const value of this.termToId.getValues(hashed, this.reads.options)) candidates.push(decodeId(value));
+    return candidates.find((id) => this.hasKeyBytes(id, keyBytes));
+  }
+
+  /** Held-back entries by hash (open addressing on the low word), built at the first idOfKeyBytes. */
+  private pendingIndex: Int32Array | undefined;
+
+  private heldBackIdOf(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId | undefined {
+    if (this.pending.count === 0) return undefined;
+    if (this.pendingIndex === undefined) this.buildPendingIndex();
+    const slots = this.pendingIndex!;
+    const mask = slots.length - 1;
+    const entries = this.pending.entries;
+    for (let slot = hashLow & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const at = (slots[slot] - 1) * 4;
+      if (entries[at] === hashHigh && entries[at + 1] === hashLow && this.hasKeyBytes(entries[at + 2], keyBytes)) return entries[at + 2];
+    }
+    return undefined;
+  }
+
+  private buildPendingIndex(): void {
+    let size = 1 << 16;
+    while (size < this.pending.count * 2 + 2) size *= 2;
+    this.pendingIndex = new Int32Array(size);
+    for (let entry = 0; entry < this.pending.count; entry++) this.indexPending(entry);
+  }
+
+  private indexPending(entry: number): void {
+    const slots = this.pendingIndex!;
+    if ((entry + 1) * 2 > slots.length) {
+      this.pendingIndex = undefined;
+      this.buildPendingIndex();
+      return;
+    }
+    const mask = slots.length - 1;
+    let slot = this.pending.entries[entry * 4 + 1] & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = entry + 1;
+  }
+
+  /** Whether the ID's stored term key is these UTF-8 bytes. */
+  private hasKeyBytes(id: TermId, keyBytes: Uint8Array): boolean {
+    const found = this.reads.get(this.idToTerm, id);
+    // The read may be lmdb-js' shared buffer, longer than the value: its `length` is the value's.
+    return found !== undefined && found.length === keyBytes.length && found.compare(keyBytes, 0, keyBytes.length, 0, found.length) === 0;
   }
 
   override idOfKey(key: string): TermId | undefined {
@@ -139,30 +218,29 @@ export class DictionaryWriter extends DictionaryReader {
 
   /** Writes the held-back hash -> id entries; the writer calls it before commit. */
   writePending(): void {
-    const count = this.pendingCount;
-    if (count === 0) return;
-    this.pendingCount = 0;
-    const pending = this.pending;
-    const order = sortedQuadOrder(pending, count, HASH_ORDER);
+    if (this.pending.count === 0) return;
     const last = this.lastHash();
-    const key = this.hashKeyBuffer;
+    const key = this.hashPuts.keyView;
     const value = this.idBuffer;
     let previousHigh = last?.[0] ?? -1;
     let previousLow = last?.[1] ?? -1;
-    for (let i = 0; i < count; i++) {
-      const at = order[i] * 4;
-      const high = pending[at], low = pending[at + 1];
-      // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
-      const greater = high > previousHigh || (high === previousHigh && low > previousLow);
-      key.writeUInt32BE(high, 0);
-      key.writeUInt32BE(low, 4);
-      value.writeUInt32BE(pending[at + 2], 0);
-      this.termToId.putSync(key, value, greater ? APPEND : undefined);
-      if (greater) {
-        previousHigh = high;
-        previousLow = low;
+    this.pending.inOrder(0, (entries, count) => {
+      for (let at = 0; at < count * 4; at += 4) {
+        const high = entries[at], low = entries[at + 1];
+        // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
+        const greater = high > previousHigh || (high === previousHigh && low > previousLow);
+        key.setUint32(0, high);
+        key.setUint32(4, low);
+        value.writeUInt32BE(entries[at + 2], 0);
+        this.hashPuts.putBytes(value, greater ? PUT_APPEND : 0);
+        if (greater) {
+          previousHigh = high;
+          previousLow = low;
+        }
       }
-    }
+    });
+    this.pending.clear();
+    this.pendingIndex = undefined;
   }
 
   /** The largest hash in the term -> id database, as two words, or undefined when it is empty. */
@@ -171,20 +249,17 @@ export class DictionaryWriter extends DictionaryReader {
     return undefined;
   }
 
-  private growPending(): void {
-    const grown = new Uint32Array(Math.max(4 * 65_536, this.pending.length * 2));
-    grown.set(this.pending.subarray(0, this.pendingCount * 4));
-    this.pending = grown;
-  }
-
   private appendTerm(key: string, id: TermId): void {
     // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right edge.
     this.idToTerm.putSync(id, Buffer.from(key, 'utf8'), APPEND);
   }
 }
 
-/** Sort order of the pending entries: hash words, then id (dupsort keeps a hash's ids in order). */
-const HASH_ORDER = [0, 1, 2];
+/**
+ * Sort order of the pending entries: the hash words. Entries are held back in ID order and the sort
+ * and merges are stable, so the IDs of one hash stay in order without sorting by them too.
+ */
+const HASH_ORDER = [0, 1];
 
 export function canonicalKey(term: Term): string {
   if (term.termType === 'Variable') throw new TypeError(`a variable (?${term.value}) is not a stored term`);

@@ -12,6 +12,7 @@ import { QuiverError } from '../../errors.js';
 import { termFromKey } from '../../rdf/terms.js';
 import type { QuadStore, StoreWriter, TermId } from '../../store/quad-store.js';
 import type { ParseableRdfFormat } from '../../formats/serializer.js';
+import { warmUpSort } from '../../store/sorted-keys.js';
 import type { BatchMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 
 const WORKER_ENTRY = new URL('./parse-worker.js', import.meta.url);
@@ -40,6 +41,8 @@ export interface LoadFileOptions {
   writeBatch?: number;
   /** Statements per transaction when loading into an empty store in stages (tests lower it). */
   stageStatements?: number;
+  /** Terms the parser remembers before it starts over (tests lower it to exercise the look-ups after that). */
+  termLimit?: number;
   onProgress?: (progress: LoadProgress) => void;
   /** Called for each skipped statement reported (the first few of a file). */
   onSkipped?: (message: string) => void;
@@ -74,6 +77,9 @@ export class LoadSyntaxError extends QuiverError {
 export async function loadFile(store: QuadStore, source: LoadSource, options: LoadFileOptions = {}): Promise<FileLoadResult> {
   if (!store.writeAsync) throw new Error('this store cannot hold a transaction open across a streamed load');
   const messages = startParser(source, options);
+  // While the parser starts (tens of ms in which this thread would wait): the sort, compiled now,
+  // does not run its first large batches unoptimized.
+  warmUpSort();
   try {
     const staged = (store as StagedLoading).beginStagedLoad?.();
     if (staged) return await loadInStages(staged, messages, source, options);
@@ -136,6 +142,7 @@ function startParser(source: LoadSource, options: LoadFileOptions): MessageChann
     lenient: options.lenient === true,
     blankPrefix: randomBytes(4).toString('hex') + '_',
     batchSize: PARSE_BATCH,
+    termLimit: options.termLimit,
   };
   const fromStdin = source.path === '-';
   const worker = new Worker(WORKER_ENTRY, { workerData: job, stdin: fromStdin });
@@ -226,6 +233,7 @@ class MessageConsumer {
 type BulkWriter = StoreWriter & {
   internKey?: (key: string) => TermId;
   internNewKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number) => TermId;
+  internKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number) => TermId;
   startedEmpty?: () => boolean;
 };
 
@@ -284,6 +292,8 @@ class WriteBatcher {
       const end = termEnds[i];
       if (this.allKeysNew) {
         ids[firstLocal + i] = writer.internNewKeyBytes!(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
+      } else if (writer.internKeyBytes) {
+        ids[firstLocal + i] = writer.internKeyBytes(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
       } else {
         const key = decoder.decode(termBytes.subarray(start, end));
         ids[firstLocal + i] = writer.internKey ? writer.internKey(key) : writer.intern(termFromKey(key));

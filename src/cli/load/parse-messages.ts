@@ -23,6 +23,8 @@ export interface ParseJob {
   blankPrefix: string;
   /** Statements per batch. */
   batchSize: number;
+  /** Terms the worker's term table holds before it starts over (tests lower it). */
+  termLimit?: number;
 }
 
 export interface BatchMessage {

@@ -1,0 +1,187 @@
+/**
+ * Entries held back by a bulk load (quads, or dictionary hashes in the same four-word layout) kept in
+ * key order for one or more orders, as they arrive: what the load adds is sealed into runs, each run
+ * sorted (radix, sorted-keys.ts) and merged with the previous runs of similar size (a binary-counter
+ * merge: at most log2(runs) of them remain). Writing the entries out in order at the end is then a
+ * scan, not a sort of everything after the parser has finished: the sorting happens while the
+ * loader waits for its parser.
+ */
+import { sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
+
+/** Four words per entry, as QuadBatch. */
+const STRIDE = 4;
+
+export class SortedRuns {
+  private stored = new Uint32Array(STRIDE * 65_536);
+  /** Per order: entry numbers, each run's sorted in that order. */
+  private orderings: Uint32Array[];
+  /** Scratch for merging. */
+  private mergeBuffer = new Uint32Array(0);
+  /** Where each sealed run ends (entry numbers). */
+  private runEnds: number[] = [];
+  /** Entries held, sealed or not. */
+  count = 0;
+
+  /**
+   * @param limit the owner writes the entries out at about this many (arrays do not grow far past it)
+   * @param orders the key orders (entry positions, most significant first) to keep the entries in
+   */
+  constructor(
+    private readonly limit: number,
+    private readonly orders: readonly (readonly number[])[],
+  ) {
+    this.orderings = orders.map(() => new Uint32Array(65_536));
+  }
+
+  /** Room for n more entries; returns the array to write them into, from entry number `count` on. */
+  reserve(n: number): Uint32Array {
+    const needed = (this.count + n) * STRIDE;
+    if (needed > this.stored.length) {
+      // Doubling, but never far past the limit: this array is most of a bulk load's memory.
+      const grown = new Uint32Array(Math.max(needed, Math.min(this.stored.length * 2, (this.limit + n) * STRIDE)));
+      grown.set(this.stored.subarray(0, this.count * STRIDE));
+      this.stored = grown;
+      this.orderings = this.orderings.map((ordering) => {
+        const grownOrdering = new Uint32Array(grown.length / STRIDE);
+        grownOrdering.set(ordering.subarray(0, this.count));
+        return grownOrdering;
+      });
+    }
+    return this.stored;
+  }
+
+  /** The entries, four words each, in the order they were added (valid until the next reserve). */
+  get entries(): QuadBatch {
+    return this.stored;
+  }
+
+  /** Entries added since the last run was sealed. */
+  get unsealed(): number {
+    return this.count - this.sealedCount();
+  }
+
+  /** Makes the entries added since the last seal a run, sorted in every order; merges runs of similar size. */
+  sealRun(): void {
+    const first = this.sealedCount();
+    const size = this.count - first;
+    if (size === 0) return;
+    const run = this.stored.subarray(first * STRIDE, this.count * STRIDE);
+    for (let k = 0; k < this.orders.length; k++) {
+      const sorted = sortedQuadOrder(run, size, this.orders[k]);
+      const target = this.orderings[k];
+      for (let i = 0; i < size; i++) target[first + i] = sorted[i] + first;
+    }
+    this.runEnds.push(this.count);
+    while (this.runEnds.length >= 2 && this.runSize(this.runEnds.length - 2) <= 2 * this.runSize(this.runEnds.length - 1)) this.mergeLastTwo();
+  }
+
+  /**
+   * Seals, then hands every entry to `visit` in order `k`, a chunk at a time: the entries' four
+   * words each, copied out of place into `chunk` (the scattered reads of a copying loop overlap,
+   * whereas the caller's work between two entries would make each wait for memory on its own).
+   * The last two runs are merged on the way rather than in a pass of their own.
+   */
+  inOrder(k: number, visit: (chunk: Uint32Array, count: number) => void): void {
+    this.sealRun();
+    while (this.runEnds.length > 2) this.mergeLastTwo();
+    const middle = this.runEnds.length === 2 ? this.runEnds[0] : this.count;
+    mergeInto(this.stored, this.orderings[k], middle, this.count, this.orders[k], visit);
+  }
+
+  /** Forgets every entry. */
+  clear(): void {
+    this.count = 0;
+    this.runEnds = [];
+  }
+
+  private sealedCount(): number {
+    return this.runEnds.length === 0 ? 0 : this.runEnds[this.runEnds.length - 1];
+  }
+
+  private runSize(run: number): number {
+    return this.runEnds[run] - (run === 0 ? 0 : this.runEnds[run - 1]);
+  }
+
+  private mergeLastTwo(): void {
+    const runs = this.runEnds.length;
+    const start = runs === 2 ? 0 : this.runEnds[runs - 3];
+    const middle = this.runEnds[runs - 2];
+    const end = this.runEnds[runs - 1];
+    if (this.mergeBuffer.length < end - start) this.mergeBuffer = new Uint32Array(Math.max(end - start, this.mergeBuffer.length * 2));
+    for (let k = 0; k < this.orders.length; k++) {
+      mergeAdjacent(this.stored, this.orderings[k], start, middle, end, this.mergeBuffer, this.orders[k]);
+    }
+    this.runEnds.splice(runs - 2, 1);
+  }
+}
+
+/** Entries per chunk handed to an inOrder visitor. */
+const CHUNK = 1 << 14;
+const chunk = new Uint32Array(CHUNK * STRIDE);
+
+/** Compares two entries in an order of up to four positions (repeated positions compare equal). */
+function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1: number, o2: number, o3: number): number {
+  let d = entries[x + o0] - entries[y + o0];
+  if (d === 0) {
+    d = entries[x + o1] - entries[y + o1];
+    if (d === 0) {
+      d = entries[x + o2] - entries[y + o2];
+      if (d === 0) d = entries[x + o3] - entries[y + o3];
+    }
+  }
+  return d;
+}
+
+/** Visits the merge of the sorted ranges [0, middle) and [middle, end) of `ordering`, chunk by chunk (ties: first range first). */
+function mergeInto(entries: QuadBatch, ordering: Uint32Array, middle: number, end: number, order: readonly number[], visit: (chunk: Uint32Array, count: number) => void): void {
+  const o0 = order[0];
+  const o1 = order.length > 1 ? order[1] : o0;
+  const o2 = order.length > 2 ? order[2] : o1;
+  const o3 = order.length > 3 ? order[3] : o2;
+  let i = 0;
+  let j = middle;
+  let out = 0;
+  while (i < middle || j < end) {
+    let from: number;
+    if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
+    else from = ordering[j++] * STRIDE;
+    chunk[out] = entries[from];
+    chunk[out + 1] = entries[from + 1];
+    chunk[out + 2] = entries[from + 2];
+    chunk[out + 3] = entries[from + 3];
+    out += STRIDE;
+    if (out === chunk.length) {
+      visit(chunk, CHUNK);
+      out = 0;
+    }
+  }
+  if (out > 0) visit(chunk, out / STRIDE);
+}
+
+/**
+ * Merges the sorted ranges [start, middle) and [middle, end) of `ordering` (entry numbers) into one
+ * sorted range, through `buffer`. Ties keep the first range's entry first (stable).
+ */
+function mergeAdjacent(entries: QuadBatch, ordering: Uint32Array, start: number, middle: number, end: number, buffer: Uint32Array, order: readonly number[]): void {
+  const o0 = order[0];
+  const o1 = order.length > 1 ? order[1] : o0;
+  const o2 = order.length > 2 ? order[2] : o1;
+  const o3 = order.length > 3 ? order[3] : o2;
+  let i = start;
+  let j = middle;
+  let out = 0;
+  while (i < middle && j < end) {
+    const a = ordering[i];
+    const b = ordering[j];
+    if (compareEntries(entries, a * STRIDE, b * STRIDE, o0, o1, o2, o3) <= 0) {
+      buffer[out++] = a;
+      i++;
+    } else {
+      buffer[out++] = b;
+      j++;
+    }
+  }
+  // What is left of the second range is already in place; the first range's rest goes before it.
+  if (i < middle) ordering.copyWithin(start + out, i, middle);
+  ordering.set(buffer.subarray(0, out), start);
+}
