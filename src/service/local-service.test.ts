@@ -226,6 +226,52 @@ describe('LocalService with inlineCheapQueries', () => {
   });
 });
 
+describe('LocalService with inlineCheapQueries, overlapping queries', () => {
+  test('a cheap query goes to a worker while another query is evaluating on one', async () => {
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: true });
+    try {
+      await service.update({ update: numbersUpdate(2000) });
+      for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
+      assert.ok(service.inlineQueries > 0, 'the shape proved cheap');
+      const stopRunning = new AbortController();
+      const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
+      await waitUntil(() => service.load().queries.running === 1);
+      const before = service.inlineQueries;
+      // Waits behind the running query for the only worker, instead of running beside it on the main thread.
+      const cheap = service.query({ query: `ASK { ?s <${EX}value> 4 }` });
+      assert.equal(service.load().queries.queued, 1);
+      stopRunning.abort();
+      await assert.rejects(running, CancelledError);
+      const answer = await cheap;
+      assert.ok(answer.kind === 'boolean' && answer.value);
+      assert.equal(service.inlineQueries, before);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('LocalService with inlineCheapQueries and a closed gate', () => {
+  test('no query runs on the main thread when the event loop never counts as having waited long enough', async () => {
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { minIdleMs: Number.POSITIVE_INFINITY } });
+    try {
+      await service.update({ update: numbersUpdate(5) });
+      for (let i = 0; i < 30; i++) assert.equal(await ask(service, `ASK { ?s <${EX}value> ${i % 5} }`), true);
+      assert.equal(service.inlineQueries, 0);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('LocalService under load', () => {
   let service: LocalService;
 

@@ -17,9 +17,11 @@ import { QueryPool, type QueryLoad } from './query-pool.js';
 import type { QueryJobSpec } from './query-job.js';
 import { QueryCostMemory } from './query-cost-memory.js';
 import { runInline } from './inline-query.js';
+import { InlineGate, type InlineGateOptions } from './inline-gate.js';
 import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
 import { namedNode } from '../rdf/terms.js';
+import { BoundedMap } from '../bounded-map.js';
 import type {
   GraphDocument,
   GraphName,
@@ -62,11 +64,17 @@ export interface LocalServiceOptions {
   /** How long close() waits for running work before it cancels it. */
   closeTimeoutMs?: number;
   /**
-   * Evaluate queries whose shape has proved cheap on the main thread, when no query waits for a
-   * worker (see inline-query.ts). Default false: it saves the two thread hand-offs, but on the
-   * BSBM bench the main thread's garbage collection then costs as much (bench/RESULTS.md).
+   * Evaluate queries whose shape has proved cheap on the main thread (inline-query.ts) when the
+   * server is not busy with overlapping requests (inline-gate.ts; an object tunes that gate).
+   * Default false (bench/RESULTS.md, issue 5).
    */
-  inlineCheapQueries?: boolean;
+  inlineCheapQueries?: boolean | InlineQueryOptions;
+}
+
+/** Tuning of main-thread evaluation: the gate's settings, and what counts as cheap. */
+export interface InlineQueryOptions extends InlineGateOptions {
+  /** Queries whose shape's recent evaluations took less than this (worker wall-clock, ms) are cheap. */
+  cheapQueryMs?: number;
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
@@ -79,7 +87,10 @@ const INLINE_BUDGET_MS = 25;
 
 export class LocalService implements SparqlService {
   private closing?: Promise<void>;
-  private readonly costs = new QueryCostMemory();
+  private readonly costs: QueryCostMemory;
+  private readonly inlineGate?: InlineGate;
+  /** Shapes already evaluated on the main thread (their templates are parsed and cached here). */
+  private readonly shapesRunInline = new BoundedMap<string, true>(1024);
   /** Queries answered on the main thread so far (see queryInline). */
   inlineQueries = 0;
 
@@ -90,7 +101,11 @@ export class LocalService implements SparqlService {
     private readonly statisticsStore: QuadStore,
     private readonly settings: Required<Pick<LocalServiceOptions, 'queryTimeoutMs' | 'updateTimeoutMs'>> &
       LocalServiceOptions,
-  ) {}
+  ) {
+    const inline = settings.inlineCheapQueries === true ? {} : settings.inlineCheapQueries;
+    this.costs = new QueryCostMemory(inline ? inline.cheapQueryMs : undefined);
+    if (inline) this.inlineGate = new InlineGate(inline);
+  }
 
   static async create(options: LocalServiceOptions = {}): Promise<LocalService> {
     const settings = {
@@ -143,16 +158,20 @@ export class LocalService implements SparqlService {
       signal: request.signal,
       documentFormats: request.documentFormats,
     };
-    if (request.explain || this.settings.inlineCheapQueries !== true) return this.pool.run(spec);
+    if (request.explain || !this.inlineGate) return this.pool.run(spec);
     const shape = QueryCostMemory.shapeOf(request.query);
-    if (this.costs.isCheap(shape) && this.pool.load.queued === 0) return this.queryInline(shape, spec);
+    // The gate sees every query, cheap or not: each one's arrival counts.
+    const mainThreadFree = this.inlineGate.admits(this.pool.load);
+    if (mainThreadFree && this.costs.isCheap(shape)) return this.queryInline(shape, spec);
     return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
   }
 
   /** On the main thread; on a worker after all when it turns out not to be cheap this time. */
   private async queryInline(shape: string, spec: QueryJobSpec): Promise<QueryResult> {
     if (spec.signal?.aborted) throw new CancelledError();
-    const outcome = await runInline(this.statisticsStore, spec, INLINE_BUDGET_MS);
+    const firstOfShape = this.shapesRunInline.get(shape) === undefined;
+    if (firstOfShape) this.shapesRunInline.set(shape, true);
+    const outcome = await runInline(this.statisticsStore, spec, INLINE_BUDGET_MS, firstOfShape);
     if (outcome.kind === 'done') {
       this.inlineQueries++;
       this.costs.record(shape, outcome.elapsedMs);
