@@ -5,8 +5,8 @@
  */
 import type { Term } from '../rdf/terms.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
-import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexRange } from './index-layout.js';
-import { QuadScan, countRange, rangeIsEmpty } from './quad-scan.js';
+import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
+import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
 import { META, readCount, readDataVersion, readMeta, readStatistics } from './statistics.js';
@@ -20,6 +20,10 @@ export class LmdbStoreReader implements StoreReader {
   protected readonly dictionary: DictionaryReader;
   private released = false;
   private cachedStatistics: StoreStatistics | undefined;
+  /** The snapshot's content version once read (null: not read yet). */
+  private cachedVersion: number | undefined | null = null;
+  /** Per index, the range read this reader's scans share (see SharedRangeCursors). */
+  private readonly sharedCursors = new Map<IndexLayout, SharedRangeCursors>();
 
   constructor(
     protected readonly context: StoreContext,
@@ -58,12 +62,29 @@ export class LmdbStoreReader implements StoreReader {
 
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
     const range = rangeFor(s, p, o, g);
-    return new QuadScan(this.context.index(range.index.name), range, this.rangeOptions());
+    return new QuadScan(this.cursorsFor(range.index), range);
+  }
+
+  private cursorsFor(index: IndexLayout): RangeCursors {
+    return this.sharedCursorsFor(index) ?? new FreshRangeCursors(this.context.index(index.name), this.reads.options);
+  }
+
+  /** The index's shared range read, while this snapshot is lmdb-js' current read transaction. */
+  private sharedCursorsFor(index: IndexLayout): SharedRangeCursors | undefined {
+    if (this.rangeOptions() !== CURRENT_READ_TRANSACTION) return undefined;
+    let shared = this.sharedCursors.get(index);
+    if (!shared) {
+      shared = new SharedRangeCursors(this.context.index(index.name));
+      this.sharedCursors.set(index, shared);
+    }
+    return shared;
   }
 
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
     if (s === ANY && p === ANY && o === ANY) return this.graphSize(g);
     const range = rangeFor(s, p, o, g);
+    const shared = this.sharedCursorsFor(range.index);
+    if (shared) return shared.count(range);
     return countRange(this.context.index(range.index.name), range, this.rangeOptions());
   }
 
@@ -94,6 +115,8 @@ export class LmdbStoreReader implements StoreReader {
       return this.reads.get(this.context.index(layout.name), quadKey(layout, [s, p, o, g])) !== undefined;
     }
     const range = rangeFor(s, p, o, g);
+    const shared = this.sharedCursorsFor(range.index);
+    if (shared) return !shared.isEmpty(range);
     return !rangeIsEmpty(this.context.index(range.index.name), range, this.rangeOptions());
   }
 
@@ -120,7 +143,9 @@ export class LmdbStoreReader implements StoreReader {
   contentVersion(): number | undefined {
     // A write transaction's own view changes under it, and the version is drawn only at its flush.
     if (!this.transaction || this.context.writing) return undefined;
-    return readDataVersion(this.context.dbs.meta, this.reads);
+    // A snapshot's version never changes; evaluation asks for it often.
+    if (this.cachedVersion === null) this.cachedVersion = readDataVersion(this.context.dbs.meta, this.reads);
+    return this.cachedVersion;
   }
 
   release(): void {
