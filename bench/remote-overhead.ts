@@ -12,7 +12,7 @@
  * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6.
  * Quiver itself is asked on a kept-alive connection (it sends with TCP_NODELAY).
  *
- *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE] [--proxy] [--cpu-prof DIR]
+ *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE]  [--proxy] [--cpu-prof DIR] [--node-flag FLAG]...
  *
  * The overall figures come with 95% intervals from a bootstrap over the query instances (each
  * instance's latencies every way resampled together), to tell a difference from this machine's noise.
@@ -22,6 +22,9 @@
  *
  * `--cpu-prof DIR` runs the Quiver server under `node --cpu-prof` (profile written to DIR when it
  * stops; read it with bench/profile-summary.ts).
+ *
+ * `--node-flag FLAG` (repeatable) starts the Quiver server with that Node.js/V8 flag, e.g.
+ * `--node-flag=--initial-old-space-size=64` or `--node-flag=--trace-gc` to compare heap settings.
  *
  * The warm-up lets V8 finish optimizing the server's code: after a few mixes the optimizing
  * compiler still takes a fifth of Quiver's CPU, and the CPU per request keeps falling for some
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '808080' },
       'cpu-prof': { type: 'string' },
       proxy: { type: 'boolean', default: false },
+      'node-flag': { type: 'string', multiple: true, default: [] },
     },
   });
   const repoRoot = process.cwd();
@@ -92,7 +96,7 @@ async function main(): Promise<void> {
   const virtuoso = launched.engine;
   const quiver = await startChildServer({
     command: process.execPath,
-    args: [...profiling(values['cpu-prof']), join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--remote', virtuoso.endpoint, '--port', '0'],
+    args: [...values['node-flag']!, ...profiling(values['cpu-prof']), join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--remote', virtuoso.endpoint, '--port', '0'],
     startupMs: 30_000,
   });
   const quiverEndpoint = quiver.endpoint.replace(/\/sparql$/, '/sparql/select');
