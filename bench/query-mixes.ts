@@ -63,6 +63,9 @@ export interface MixRequest {
 export async function generateMixes(request: MixRequest): Promise<MixSet> {
   const total = request.warmup + request.measured;
   await run(process.execPath, [
+    // params.mjs holds the whole dataset's statistics in memory: 100k products (35M triples) need
+    // more than V8's default heap limit.
+    '--max-old-space-size=16384',
     request.paramsScript,
     '--data', request.dataset,
     '--seed', String(request.seed),
