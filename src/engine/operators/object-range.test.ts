@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../store/lmdb-store.js';
-import type { QuadStore } from '../../store/quad-store.js';
+import { DEFAULT_GRAPH_ID, type QuadStore } from '../../store/quad-store.js';
 import type { PlanNode } from '../../service/sparql-service.js';
 import { runQuery, runUpdate } from '../query-engine.js';
 import { explainQuery } from '../explain.js';
@@ -121,6 +121,38 @@ describe('object range: filters that bound an object read only the quads in rang
     assert.deepEqual(await rows(store, query), [`NamedNode:${EX}s0-0 Literal:550`]);
     await runUpdate(store, `DELETE DATA { <${EX}s0-0> <${EX}v> 550 } ; INSERT DATA { <${EX}s0-1> <${EX}v> 551 }`);
     assert.deepEqual(await rows(store, query), [`NamedNode:${EX}s0-1 Literal:551`]);
+  });
+});
+
+describe('object range over a predicate too large for one batch of look-ups to pay for its index', () => {
+  // 70,000 values of v: more than one batch of 1,024 solutions justifies indexing (64 quads a
+  // solution), less than the query's 3,000 solutions together do.
+  const VALUES = 70_000;
+  const SELECTED = 3_000;
+  let store: QuadStore;
+
+  before(() => {
+    store = openStore({ memory: true });
+    store.write((writer) => {
+      const v = writer.intern(factory.namedNode(`${EX}v`));
+      const kind = writer.intern(factory.namedNode(`${EX}kind`));
+      const thing = writer.intern(factory.namedNode(`${EX}thing`));
+      const integer = factory.namedNode(`${XSD}integer`);
+      for (let i = 0; i < VALUES; i++) {
+        const s = writer.intern(factory.namedNode(`${EX}big${i}`));
+        writer.add(s, v, writer.intern(factory.literal(String(i % 1000), integer)), DEFAULT_GRAPH_ID);
+        if (i % (VALUES / SELECTED) < 1) writer.add(s, kind, thing, DEFAULT_GRAPH_ID);
+      }
+    });
+  });
+  after(() => store.close());
+
+  it('builds the index once the query has joined enough solutions, with the same answers', async () => {
+    const query = `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(?o >= 10 && ?o < 20) }`;
+    assert.equal(await usesObjectRange(store, query), true);
+    const answers = await rows(store, query);
+    assert.ok(answers.length > 0);
+    assert.deepEqual(answers, await rows(store, query, false));
   });
 });
 

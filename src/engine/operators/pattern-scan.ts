@@ -171,29 +171,33 @@ export class PatternScan extends Operator {
   private objectRange(batch: Batch, ctx: ExecContext): ObjectRange | undefined {
     if (this.p.kind !== 'id' || this.o.kind !== 'slot' || this.repeats.length > 0 || this.graph.kind !== 'default') return undefined;
     if (ctx.dataset.defaultGraphs.length !== 1 || batch.length === 0) return undefined;
-    let range = ctx.memo.get(this)?.get('range') as ObjectRange | undefined;
+    let memo = ctx.memo.get(this);
+    let range = memo?.get('range') as ObjectRange | undefined;
     if (range === undefined) {
-      const g = ctx.dataset.defaultGraphs[0];
-      let index = cachedNumericObjects(ctx.reader, this.p.id, g);
-      if (!index && this.worthIndexing(batch)) index = numericObjectsFor(ctx.reader, this.p.id, g);
-      if (!index) return undefined;
-      range = new ObjectRange(index, this.s.kind === 'id' ? this.s : { kind: 'slot', slot: this.s.slot }, this.o.slot, this.objectBounds, ctx.width);
-      let memo = ctx.memo.get(this);
       if (!memo) {
         memo = new Map();
         ctx.memo.set(this, memo);
       }
+      // Solutions this scan has joined by look-ups in this query, this batch included: a large
+      // predicate's index pays for itself over a query's batches, not within one batch.
+      const rowsJoined = ((memo.get('rowsJoined') as number | undefined) ?? 0) + batch.length;
+      memo.set('rowsJoined', rowsJoined);
+      const g = ctx.dataset.defaultGraphs[0];
+      let index = cachedNumericObjects(ctx.reader, this.p.id, g);
+      if (!index && this.worthIndexing(batch, rowsJoined)) index = numericObjectsFor(ctx.reader, this.p.id, g);
+      if (!index) return undefined;
+      range = new ObjectRange(index, this.s.kind === 'id' ? this.s : { kind: 'slot', slot: this.s.slot }, this.o.slot, this.objectBounds, ctx.width);
       memo.set('range', range);
     }
     range.rowsInBatch = batch.length;
     return range;
   }
 
-  private worthIndexing(batch: Batch): boolean {
+  private worthIndexing(batch: Batch, rowsJoined: number): boolean {
     const quads = this.constantMatches;
     if (!(quads <= MAX_NUMERIC_OBJECTS) || this.p.kind !== 'id' || this.p.id >= QUERY_LOCAL_ID_BASE) return false;
     const subjectBound = this.s.kind === 'id' || batch.data[this.s.slot] !== 0;
-    return !subjectBound || (batch.length >= MIN_ROWS_TO_HASH && quads <= batch.length * QUADS_PER_INDEXED_ROW);
+    return !subjectBound || (batch.length >= MIN_ROWS_TO_HASH && quads <= rowsJoined * QUADS_PER_INDEXED_ROW);
   }
 
   /** The one variable position the first solution binds (and no other variable is bound), or -1. */
