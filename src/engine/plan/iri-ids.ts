@@ -5,13 +5,13 @@
  * IRI's text, whose hash the planner's per-query map has already computed. Only IDs the store holds
  * are kept (a query-local ID belongs to one query), and the table starts afresh with each version.
  */
+import { BoundedMap } from '../../bounded-map.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
 
-/** Beyond this many IRIs the table starts afresh (no per-entry bookkeeping). */
 const MAX_ENTRIES = 16384;
 
 let tableVersion: number | undefined;
-let table = new Map<string, TermId>();
+const table = new BoundedMap<string, TermId>(MAX_ENTRIES);
 
 /** The stored ID of an IRI under this content version, if a query has looked it up before. */
 export function knownIriId(version: number, iri: string): TermId | undefined {
@@ -21,9 +21,9 @@ export function knownIriId(version: number, iri: string): TermId | undefined {
 /** Remembers the ID the store gave an IRI under this version (query-local IDs are not kept). */
 export function rememberIriId(version: number, iri: string, id: TermId): void {
   if (id >= QUERY_LOCAL_ID_BASE) return;
-  if (tableVersion !== version || table.size >= MAX_ENTRIES) {
+  if (tableVersion !== version) {
     tableVersion = version;
-    table = new Map();
+    table.clear();
   }
   table.set(iri, id);
 }

@@ -8,10 +8,9 @@
  * Keyed by a number mixed from the four IDs, entries compared in full: a string key would be a
  * fresh string to hash on every look-up, which costs about as much as the count it saves.
  */
+import { BoundedMap } from '../../bounded-map.js';
 import type { StoreReader, TermId } from '../../store/quad-store.js';
-import { contentVersionOf } from './content-version.js';
 
-/** Beyond this many counts the table starts afresh (no per-entry bookkeeping). */
 const MAX_ENTRIES = 16384;
 
 interface Entry {
@@ -24,26 +23,24 @@ interface Entry {
 }
 
 let tableVersion: number | undefined;
-let table = new Map<number, Entry>();
+/** Entries by mixed hash; an entry heads a chain of the entries that share its hash. */
+const table = new BoundedMap<number, Entry>(MAX_ENTRIES);
 
-/** Counts for one query's planning on a snapshot: its version is read once, at the first count. */
+/** Counts for one query's planning on a snapshot. */
 export class PatternCounts {
-  private version: number | undefined | null = null;
-
   constructor(private readonly reader: StoreReader) {}
 
-  /** The snapshot's content version (read once): what the planner's shared caches are valid for. */
+  /** The snapshot's content version (the reader remembers it): what the planner's shared caches are valid for. */
   contentVersion(): number | undefined {
-    if (this.version === null) this.version = contentVersionOf(this.reader);
-    return this.version;
+    return this.reader.contentVersion?.();
   }
 
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
     const version = this.contentVersion();
     if (version === undefined) return this.reader.count(s, p, o, g);
-    if (tableVersion !== version || table.size >= MAX_ENTRIES) {
+    if (tableVersion !== version) {
       tableVersion = version;
-      table = new Map();
+      table.clear();
     }
     const hash = mix(s, p, o, g);
     const first = table.get(hash);

@@ -7,7 +7,6 @@
  * STATISTICS_MAX_AGE_MS. Stale figures can only make a plan slower, never an answer wrong.
  */
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type StoreStatistics } from '../../store/quad-store.js';
-import { contentVersionOf } from './content-version.js';
 
 const STATISTICS_MAX_AGE_MS = 1000;
 
@@ -26,7 +25,7 @@ const byStore = new WeakMap<QuadStore, Cached>();
 export function sharedStatistics(store: QuadStore, reader: StoreReader): () => StoreStatistics {
   return () => {
     const cached = byStore.get(store);
-    const version = contentVersionOf(reader);
+    const version = reader.contentVersion?.();
     if (version !== undefined) {
       if (cached?.version === version) return cached.statistics;
       const statistics = reader.statistics();
