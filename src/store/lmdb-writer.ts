@@ -39,20 +39,27 @@ import type { QuadBatch } from './sorted-keys.js';
 import { DictionaryWriter, canonicalKey } from './term-dictionary.js';
 import { META, PendingCounts, readMeta, readStatistics, encodeCount } from './statistics.js';
 import type { StoreContext } from './store-context.js';
+import { SpilledRuns, loadMemoryEntries } from './spilled-runs.js';
 
 const EMPTY_VALUE = Buffer.alloc(0);
 const NO_OVERWRITE = { noOverwrite: true };
 const NEW_TERMS_CACHE_SIZE = 65_536;
 /** The default graph's term key, 'D', as its one UTF-8 byte. */
 const DEFAULT_GRAPH_KEY_BYTE = 0x44;
-/**
- * New quads held back from the secondary indexes (16 bytes each): the larger, the more of a bulk
- * load's secondary keys are sorted together and appended rather than inserted. Writing them at
- * every stage end of a staged load instead (1M statements) was tried: memory at 15M statements
- * went from ~1.2 to ~0.8 GiB, but the 3M store grew from 101 to 163 B/statement and took 14% more
- * CPU (inserts in mid-tree split pages), so they stay held back across stages up to this limit.
+/*
+ * New quads are held back from the secondary indexes (16 bytes each) up to loadMemoryEntries()
+ * (spilled-runs.ts): the larger, the more of a bulk load's secondary keys are sorted together and
+ * appended rather than inserted. Writing them at every stage end of a staged load instead (1M
+ * statements) was tried: memory at 15M statements went from ~1.2 to ~0.8 GiB, but the 3M store grew
+ * from 101 to 163 B/statement and took 14% more CPU (inserts in mid-tree split pages), so they stay
+ * held back across stages; past the limit a staged load spills them to run files (BulkLoadOptions).
  */
-const DEFERRED_QUADS_LIMIT = 1 << 22;
+
+/** What a staged load's writer does differently. */
+export interface BulkLoadOptions {
+  /** Where held-back entries past the memory limit go as sorted run files (created when needed). */
+  readonly runsDirectory: string;
+}
 
 /** Tracks which terms are currently subjects (or objects) somewhere in the store. */
 class DistinctTracker {
@@ -103,12 +110,19 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly defaultIndexes: IndexHandle[];
   private readonly namedIndexes: IndexHandle[];
   /** New quads of addAll whose secondary index entries are not written yet (see flushDeferred). */
-  private readonly deferredDefault = new DeferredQuads(DEFERRED_QUADS_LIMIT, secondaryOrders(DEFAULT_INDEXES));
-  private readonly deferredNamed = new DeferredQuads(DEFERRED_QUADS_LIMIT, secondaryOrders([...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]));
+  private readonly deferredDefault: DeferredQuads;
+  private readonly deferredNamed: DeferredQuads;
   private finished = false;
 
-  constructor(context: StoreContext) {
+  constructor(context: StoreContext, bulk?: BulkLoadOptions) {
     super(context, undefined);
+    const limit = loadMemoryEntries();
+    const spilled = (name: string, orders: number[][]) => (bulk ? new SpilledRuns(bulk.runsDirectory, name, orders) : undefined);
+    const defaultOrders = secondaryOrders(DEFAULT_INDEXES);
+    const namedOrders = secondaryOrders([...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]);
+    this.deferredDefault = new DeferredQuads(limit, defaultOrders, spilled('default', defaultOrders));
+    this.deferredNamed = new DeferredQuads(limit, namedOrders, spilled('named', namedOrders));
+    if (bulk) this.dictionaryWriter.spillTo(bulk.runsDirectory);
     this.firstNewId = this.nextId = readMeta(context.dbs.meta, this.reads, META.nextId);
     const handle = (layout: IndexLayout): IndexHandle => indexHandle(context.index(layout.name), layout);
     this.defaultIndexes = DEFAULT_INDEXES.map(handle);
@@ -270,14 +284,26 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     }
     deferred.count += added;
     deferred.sealRun();
-    if (deferred.count >= DEFERRED_QUADS_LIMIT) deferred.writeTo(indexes.slice(1));
+    if (deferred.count >= deferred.limit) deferred.relieve(indexes.slice(1));
     return added;
   }
 
   /** Writes the secondary index entries that addAll held back. */
   private flushDeferred(): void {
-    if (this.deferredDefault.count > 0) this.deferredDefault.writeTo(this.defaultIndexes.slice(1));
-    if (this.deferredNamed.count > 0) this.deferredNamed.writeTo(this.namedIndexes.slice(1));
+    if (this.deferredDefault.waiting) this.deferredDefault.writeTo(this.defaultIndexes.slice(1));
+    if (this.deferredNamed.waiting) this.deferredNamed.writeTo(this.namedIndexes.slice(1));
+  }
+
+  /**
+   * Writes up to about `budget` of the held-back secondary index and dictionary entries (a staged
+   * load's spilled runs, merged); true once none are left. A staged load calls it in transactions of their own
+   * before the last one, which keeps each transaction's dirty pages bounded.
+   */
+  writeHeldBack(budget: number): boolean {
+    this.checkOpen();
+    if (!this.deferredDefault.writeSpilled(this.defaultIndexes.slice(1), budget)) return false;
+    if (!this.deferredNamed.writeSpilled(this.namedIndexes.slice(1), budget)) return false;
+    return this.dictionaryWriter.writePendingSome(budget);
   }
 
   override scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
@@ -391,6 +417,9 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   /** Refuses use after the write callback returned or threw. */
   abandon(): void {
     this.finished = true;
+    this.deferredDefault.discard();
+    this.deferredNamed.discard();
+    this.dictionaryWriter.discardPending();
   }
 
   private checkOpen(): void {

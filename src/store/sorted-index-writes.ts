@@ -12,6 +12,7 @@ import type { IdIndexDatabase } from './lmdb-types.js';
 import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE } from './native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
 import { SortedRuns } from './sorted-runs.js';
+import type { MergedRuns, SpilledRuns } from './spilled-runs.js';
 
 const MAX_KEY = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
 
@@ -93,16 +94,26 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
 
 /**
  * New quads of one index family waiting for their secondary index writes, kept sorted for each
- * secondary index as they arrive (sorted-runs.ts).
+ * secondary index as they arrive (sorted-runs.ts). With a SpilledRuns (a staged load), what passes
+ * the memory limit goes to run files instead of the indexes, and the runs are merged and appended
+ * once at the end (writeSpilled).
  */
 export class DeferredQuads {
   private readonly runs: SortedRuns;
+  /** The spilled-runs merge under way: its order number, source and whether it appends yet. */
+  private merge: { k: number; source: MergedRuns; last: Uint32Array | undefined; appending: boolean } | undefined;
+  private nextOrder = 0;
 
   /**
    * At most `limit` quads are held (the owner writes them out then), plus one batch.
    * @param secondaryOrders the key orders of the indexes `writeTo` will be given, in that order
+   * @param spill where to spill runs past the limit (the same orders); none: they are written
    */
-  constructor(limit: number, secondaryOrders: readonly (readonly number[])[]) {
+  constructor(
+    readonly limit: number,
+    secondaryOrders: readonly (readonly number[])[],
+    private readonly spill?: SpilledRuns,
+  ) {
     this.runs = new SortedRuns(limit, secondaryOrders);
   }
 
@@ -112,6 +123,11 @@ export class DeferredQuads {
 
   set count(count: number) {
     this.runs.count = count;
+  }
+
+  /** Whether any quad still waits for its secondary entries, in memory or in run files. */
+  get waiting(): boolean {
+    return this.runs.count > 0 || (this.spill !== undefined && this.spill.runCount > 0);
   }
 
   /** Room for n more quads; returns the array to write them into, from quad number `count` on. */
@@ -124,22 +140,89 @@ export class DeferredQuads {
     this.runs.sealRun();
   }
 
+  /** At the limit: spills the held quads to a run file where it can, else writes them. */
+  relieve(indexes: readonly IndexHandle[]): void {
+    if (this.spill) this.spill.spill(this.runs);
+    else this.writeTo(indexes);
+  }
+
   /** Writes the waiting quads into each index (given in the constructor's order), then forgets them. */
   writeTo(indexes: readonly IndexHandle[]): void {
+    if (this.spill !== undefined && (this.spill.runCount > 0 || this.merge !== undefined)) {
+      while (!this.writeSpilled(indexes, Infinity));
+      return;
+    }
     for (let k = 0; k < indexes.length; k++) writeInOrder(indexes[k], this.runs, k);
+    this.runs.clear();
+  }
+
+  /**
+   * Writes up to about `budget` of the waiting quads' entries, from the merge of the spilled runs
+   * (what is still in memory is spilled first), one index after the other; true once all are
+   * written (the run files deleted). Called again, in the next transaction, it goes on where it
+   * stopped: a staged load bounds each transaction's dirty pages this way.
+   */
+  writeSpilled(indexes: readonly IndexHandle[], budget: number): boolean {
+    const spill = this.spill;
+    if (spill === undefined) {
+      this.writeTo(indexes);
+      return true;
+    }
+    if (this.merge === undefined && this.nextOrder === 0) spill.spill(this.runs);
+    let written = 0;
+    while (written < budget) {
+      if (this.merge === undefined) {
+        if (this.nextOrder >= indexes.length) {
+          spill.remove();
+          this.nextOrder = 0;
+          return true;
+        }
+        const k = this.nextOrder++;
+        const last = lastQuadOf(indexes[k]);
+        this.merge = { k, source: spill.merged(k), last, appending: last === undefined };
+      }
+      const merge = this.merge;
+      const count = merge.source.read(mergeChunk, Math.min(MERGE_CHUNK, budget - written));
+      if (count === 0) {
+        merge.source.close();
+        this.merge = undefined;
+        continue;
+      }
+      merge.appending = writeAbsent(indexes[merge.k], mergeChunk, count, merge.last, merge.appending);
+      written += count;
+    }
+    return false;
+  }
+
+  /** Closes the run files a merge holds open (the load ended half way); the files stay for the owner to remove. */
+  discard(): void {
+    this.merge?.source.close();
+    this.merge = undefined;
     this.runs.clear();
   }
 }
 
+const MERGE_CHUNK = 1 << 14;
+const mergeChunk = new Uint32Array(MERGE_CHUNK * 4);
+
+/**
+ * Puts `count` quads (in the index's key order, absent from it) into the index: appended once past
+ * `last`, the index's last key when the writing began. Returns whether it is appending now.
+ */
+function writeAbsent(index: IndexHandle, quads: Uint32Array, count: number, last: Uint32Array | undefined, appending: boolean): boolean {
+  const order = index.order;
+  for (let at = 0; at < count * 4; at += 4) {
+    if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
+    putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
+  }
+  return appending;
+}
+
 /** Writes quads known to be absent from the index, which are held in `runs` for its order `k`. */
 function writeInOrder(index: IndexHandle, runs: SortedRuns, k: number): void {
-  const order = index.order;
   const last = lastQuadOf(index);
   let appending = last === undefined;
   runs.inOrder(k, (quads, count) => {
-    for (let at = 0; at < count * 4; at += 4) {
-      if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
-      putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
-    }
+    appending = writeAbsent(index, quads, count, last, appending);
   });
 }

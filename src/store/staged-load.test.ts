@@ -1,15 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { DEFAULT_GRAPH_ID } from './quad-store.js';
 import { LmdbQuadStore, openStore } from './lmdb-store.js';
 import { LOAD_MARKER } from './staged-load.js';
-import { allQuads, sortedKeys } from './fixtures/sample-quads.js';
-import { namedNode } from '../rdf/terms.js';
+import { LOAD_RUNS_DIRECTORY } from './spilled-runs.js';
+import { LmdbStoreWriter } from './lmdb-writer.js';
+import { hashTermKeyBytes } from './term-hash.js';
+import { allQuads, seededRandom, sortedKeys } from './fixtures/sample-quads.js';
+import { literal, namedNode, termKey } from '../rdf/terms.js';
 
 const term = (i: number) => namedNode(`http://example.org/t${i}`);
 
@@ -118,5 +121,173 @@ test('the marker of a load that is still running is left alone', async () => {
     await other.close();
     load.finish();
     await store.close();
+  });
+});
+
+/** Runs fn with QUIVER_LOAD_MEMORY_ENTRIES set (the held-back entries' cap), restoring it after. */
+async function withMemoryCap<T>(entries: number | undefined, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.QUIVER_LOAD_MEMORY_ENTRIES;
+  if (entries === undefined) delete process.env.QUIVER_LOAD_MEMORY_ENTRIES;
+  else process.env.QUIVER_LOAD_MEMORY_ENTRIES = String(entries);
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.QUIVER_LOAD_MEMORY_ENTRIES;
+    else process.env.QUIVER_LOAD_MEMORY_ENTRIES = saved;
+  }
+}
+
+const STAGES = 12;
+const QUADS_PER_STAGE = 3000;
+
+/**
+ * Loads quads in stages as the file loader does: term keys as UTF-8 bytes with their hashes, all new
+ * in the first half; in the second half each key is looked up first (a parser that forgot which keys
+ * it sent), so keys held back, spilled or written are all found again. A tenth of the quads are in
+ * named graphs. `failAt`: the stage that throws half way.
+ */
+async function loadInStages(store: LmdbQuadStore, options: { failAt?: number; duringLoad?: () => void } = {}): Promise<void> {
+  const load = store.beginStagedLoad()!;
+  const random = seededRandom(11);
+  const hash = new Uint32Array(2);
+  const idOf = (w: LmdbStoreWriter, n: number, lookUp: boolean) => {
+    const bytes = Buffer.from(termKey(n % 7 === 0 ? literal(`value ${n}`) : namedNode(`http://example.org/r${n}`)), 'utf8');
+    hashTermKeyBytes(bytes, 0, bytes.length, hash);
+    return lookUp ? w.internKeyBytes(bytes, hash[0], hash[1]) : w.internNewKeyBytes(bytes, hash[0], hash[1]);
+  };
+  let sent = 0;
+  try {
+    for (let stage = 0; stage < STAGES; stage++) {
+      await load.stage(async (w) => {
+        const lookUp = stage >= STAGES / 2;
+        const batch = new Uint32Array(QUADS_PER_STAGE * 4);
+        for (let i = 0; i < QUADS_PER_STAGE; i++) {
+          if (stage === options.failAt && i === QUADS_PER_STAGE / 2) throw new Error('bad data half way');
+          // New terms go up with the load; a looked-up term may be any sent before.
+          const pick = () => (lookUp && random() < 0.7 ? Math.floor(random() * sent) : sent++);
+          const s = idOf(w, pick(), lookUp);
+          const p = idOf(w, 1_000_000 + Math.floor(random() * 20), lookUp || sent > 20);
+          const o = idOf(w, pick(), lookUp);
+          const g = random() < 0.1 ? idOf(w, 2_000_000 + Math.floor(random() * 3), lookUp || sent > 40) : DEFAULT_GRAPH_ID;
+          batch.set([s, p, o, g], i * 4);
+        }
+        w.addAll(batch);
+        options.duringLoad?.();
+      });
+    }
+    load.finish();
+  } catch (error) {
+    load.abort();
+    throw error;
+  }
+}
+
+/** Every entry of every database of the store at `dir` (closed), as hex key/value pairs by database name. */
+async function databaseContents(dir: string): Promise<Record<string, string[]>> {
+  const env = open({ path: dir, maxDbs: 32, readOnly: true });
+  try {
+    const names = ['spo', 'pos', 'osp', 'gspo', 'gpos', 'gosp', 'spog', 'posg', 'ospg', 'id2term', 'term2id', 'meta', 'graphs', 'predicates'];
+    const contents: Record<string, string[]> = {};
+    for (const name of names) {
+      const db = env.openDB({ name, encoding: 'binary', keyEncoding: 'binary', dupSort: name === 'term2id' });
+      const rows: string[] = [];
+      for (const { key, value } of db.getRange({})) {
+        // The data version is a fresh random value at each commit, not content.
+        if (name === 'meta' && Buffer.from(key as Uint8Array).toString() === 'dataVersion') continue;
+        rows.push(`${Buffer.from(key as Uint8Array).toString('hex')}=${Buffer.from(value as Uint8Array).toString('hex')}`);
+      }
+      contents[name] = rows;
+    }
+    return contents;
+  } finally {
+    await env.close();
+  }
+}
+
+test('a staged load whose held-back entries spill to run files stores exactly what one held in memory stores, and deletes the files', async () => {
+  await withDirectory(async (dir) => {
+    const contents: Record<string, string[]>[] = [];
+    for (const cap of [undefined, 1000]) {
+      const path = join(dir, `store-${cap ?? 'default'}`);
+      const runs = join(path, LOAD_RUNS_DIRECTORY);
+      let spilled = false;
+      await withMemoryCap(cap, async () => {
+        const store = openStore({ path }) as LmdbQuadStore;
+        try {
+          await loadInStages(store, { duringLoad: () => (spilled ||= existsSync(runs) && readdirSync(runs).length > 0) });
+        } finally {
+          await store.close();
+        }
+      });
+      assert.equal(spilled, cap !== undefined, 'only the small cap spills');
+      assert.equal(existsSync(runs), false, 'the run files are gone');
+      contents.push(await databaseContents(path));
+    }
+    const [inMemory, spilledToFiles] = contents;
+    assert.ok(inMemory.pos.length > STAGES * QUADS_PER_STAGE * 0.8);
+    assert.ok(inMemory.gpos.length > 0);
+    assert.ok(inMemory.term2id.length > 10_000);
+    for (const name of Object.keys(inMemory)) assert.deepEqual(spilledToFiles[name], inMemory[name], name);
+  });
+});
+
+test('a staged load that fails after spilling leaves the store empty and no run files', async () => {
+  await withDirectory(async (dir) => {
+    await withMemoryCap(1000, async () => {
+      const store = openStore({ path: dir }) as LmdbQuadStore;
+      try {
+        await assert.rejects(loadInStages(store, { failAt: 8 }), /bad data half way/);
+        assert.equal(existsSync(join(dir, LOAD_RUNS_DIRECTORY)), false);
+        const reader = store.reader();
+        assert.equal(reader.statistics().quadCount, 0);
+        assert.equal(reader.statistics().termCount, 0);
+        reader.release();
+        // Empty again: the next load runs, spilling, to the end.
+        await loadInStages(store);
+        const after = store.reader();
+        assert.ok(after.statistics().quadCount > 0);
+        after.release();
+      } finally {
+        await store.close();
+      }
+      const contents = await databaseContents(dir);
+      assert.equal(contents.pos.length + contents.gpos.length, contents.spo.length + contents.gspo.length);
+    });
+  });
+});
+
+test('opening a store clears the run files of a load that died, and stray ones a finished load left', async () => {
+  await withDirectory(async (dir) => {
+    const runs = join(dir, LOAD_RUNS_DIRECTORY);
+    await withMemoryCap(1000, async () => {
+      const store = openStore({ path: dir }) as LmdbQuadStore;
+      const load = store.beginStagedLoad()!;
+      await load.stage(async (w) => {
+        const ids = Array.from({ length: 3000 }, (_, i) => w.intern(term(i)));
+        w.addAll(Uint32Array.from(ids.flatMap((id, i) => [id, ids[(i * 7) % ids.length], ids[(i * 13) % ids.length], DEFAULT_GRAPH_ID])));
+      });
+      assert.ok(readdirSync(runs).length > 0, 'spilled');
+      // As if killed here: the marker names a process that has exited, and the files stay.
+      const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+      await store.close();
+      const raw = open({ path: dir, maxDbs: 32 });
+      const meta = raw.openDB({ name: 'meta', encoding: 'binary' });
+      const owner = JSON.parse(Buffer.from(meta.getBinary(LOAD_MARKER)!).toString('utf8')) as { pid: number; boot: string };
+      await meta.put(LOAD_MARKER, Buffer.from(JSON.stringify({ ...owner, pid: deadPid })));
+      await raw.close();
+    });
+    const reopened = openStore({ path: dir });
+    assert.equal(existsSync(runs), false);
+    const reader = reopened.reader();
+    assert.equal(reader.statistics().quadCount, 0);
+    reader.release();
+    await reopened.close();
+
+    // No marker (the load committed, then died before deleting its files): the files are stray.
+    mkdirSync(runs);
+    writeFileSync(join(runs, 'default-0-0.run'), Buffer.alloc(16));
+    const again = openStore({ path: dir });
+    assert.equal(existsSync(runs), false);
+    await again.close();
   });
 });

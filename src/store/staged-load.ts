@@ -8,22 +8,25 @@
  *  2. the data goes in through stages, each committed with MDB_NOMETASYNC: the data pages are synced
  *     but not the meta page, so a machine crash loses at most the last stage, never the file's
  *     integrity;
- *  3. the last transaction writes what the writer held back, removes the marker and commits with a
- *     full sync: once it returns the whole file is durable.
+ *  3. what the writer held back (secondary index entries, in memory and spilled to run files in
+ *     <store>/load-runs, spilled-runs.ts) is merged and appended in transactions of bounded size,
+ *     committed as the stages are; the last transaction removes the marker and commits with a full
+ *     sync: once it returns the whole file is durable. The run files are deleted then.
  * A load that fails undoes itself (the store was empty: it is cleared again). A load whose process
  * died (SIGKILL, power loss) leaves the marker behind, and the next writable open of the store sees
- * that the process is gone and clears the store (recoverInterruptedLoad).
+ * that the process is gone and clears the store and deletes the run files (recoverInterruptedLoad).
  *
  * Only for an empty store, because then "as before the load" is "empty", which needs no undo log.
  * Meanwhile other processes reading the store see the load's committed stages, without the index
  * entries it still holds back; writers elsewhere should not write into a store that is being loaded
  * for the first time (a failed load clears their writes too).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { FIRST_TERM_ID } from './quad-store.js';
 import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
 import type { StoreContext } from './store-context.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
+import { loadRunsDirectory } from './spilled-runs.js';
 
 /** Meta key of the undo marker; its value says which process is loading (LoadOwner as JSON). */
 export const LOAD_MARKER = 'loadInProgress';
@@ -31,6 +34,12 @@ export const LOAD_MARKER = 'loadInProgress';
 /** lmdb-js transaction flags: abortable, synchronous commit (its default), plus LMDB's per-transaction flags. */
 const TXN_DEFAULT = 3;
 const MDB_NOMETASYNC = 0x40000;
+/**
+ * Held-back entries written per transaction at the end of a load (16 M entries are ~350 MB of
+ * pages): LMDB keeps a transaction's dirty pages in memory (spilling them to the file past 512 MB),
+ * and a load of tens of millions of triples holds back too many for one transaction.
+ */
+const HELD_BACK_PER_TRANSACTION = 1 << 22;
 
 interface LoadOwner {
   pid: number;
@@ -66,6 +75,7 @@ export class StagedLoad {
   finish(): void {
     this.checkActive();
     try {
+      while (!this.writeHeldBack());
       this.context.env.transactionSync(() => {
         this.writer.finish();
         this.context.dbs.meta.removeSync(LOAD_MARKER);
@@ -73,6 +83,15 @@ export class StagedLoad {
     } finally {
       this.end();
     }
+  }
+
+  /** One transaction of the held-back entries' writes; true once none are left. */
+  private writeHeldBack(): boolean {
+    let done = false;
+    this.context.env.transactionSync(() => {
+      done = this.writer.writeHeldBack(HELD_BACK_PER_TRANSACTION);
+    }, TXN_DEFAULT | MDB_NOMETASYNC);
+    return done;
   }
 
   /** Undoes the load: the store is empty again (durably). */
@@ -87,8 +106,12 @@ export class StagedLoad {
 
   private end(): void {
     this.done = true;
-    this.writer.abandon();
-    this.release();
+    try {
+      this.writer.abandon();
+      removeLoadRuns(this.context);
+    } finally {
+      this.release();
+    }
   }
 
   private checkActive(): void {
@@ -105,7 +128,7 @@ export function startStagedLoad(context: StoreContext, release: () => void): Sta
   context.env.transactionSync(() => {
     if (!isEmpty(context)) return;
     context.dbs.meta.putSync(LOAD_MARKER, Buffer.from(JSON.stringify(currentOwner())));
-    writer = new LmdbStoreWriter(context);
+    writer = new LmdbStoreWriter(context, { runsDirectory: runsDirectoryOf(context) });
   });
   return writer ? new StagedLoad(context, writer, release) : undefined;
 }
@@ -124,14 +147,38 @@ function isEmpty(context: StoreContext): boolean {
  */
 export function recoverInterruptedLoad(context: StoreContext): boolean {
   const found = context.dbs.meta.get(LOAD_MARKER);
-  if (found === undefined) return false;
+  if (found === undefined) {
+    removeStaleLoadRuns(context);
+    return false;
+  }
   const owner = parseOwner(Buffer.from(found.buffer, found.byteOffset, found.byteLength).toString('utf8'));
   if (owner !== undefined && isRunning(owner)) return false;
   context.env.transactionSync(() => {
     // Checked again under the write lock: another process may have recovered it meanwhile.
-    if (context.dbs.meta.getBinaryFast(LOAD_MARKER) !== undefined) clearStore(context);
+    if (context.dbs.meta.getBinaryFast(LOAD_MARKER) === undefined) return;
+    clearStore(context);
+    removeLoadRuns(context);
   });
   return true;
+}
+
+function runsDirectoryOf(context: StoreContext): string {
+  return loadRunsDirectory((context.env as unknown as { path: string }).path);
+}
+
+function removeLoadRuns(context: StoreContext): void {
+  rmSync(runsDirectoryOf(context), { recursive: true, force: true });
+}
+
+/**
+ * Run files with no marker: a load was killed after its last commit, before it deleted them. Checked
+ * under the write lock, as a running load writes its marker before it spills anything.
+ */
+function removeStaleLoadRuns(context: StoreContext): void {
+  if (!existsSync(runsDirectoryOf(context))) return;
+  context.env.transactionSync(() => {
+    if (context.dbs.meta.getBinaryFast(LOAD_MARKER) === undefined) removeLoadRuns(context);
+  });
 }
 
 /** Empties every database and writes the format version back: a fresh store. */

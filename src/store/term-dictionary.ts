@@ -14,6 +14,7 @@ import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
 import { NativePuts, PUT_APPEND } from './native-put.js';
 import { SortedRuns } from './sorted-runs.js';
+import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
 import { hashTermKey } from './term-hash.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
@@ -87,8 +88,12 @@ export class DictionaryReader {
   }
 }
 
-/** Hash -> id entries held back by a bulk load before they are sorted and written. */
-const PENDING_HASHES_LIMIT = 1 << 22;
+/**
+ * Spilled hash -> id entries a load keeps a look-up table of (8 bytes each, see SpilledLookup): past
+ * this many (512 MiB), the spilled entries are written into the database instead, and later ones
+ * are inserted as before the spilling existed, which keeps memory bounded at any scale.
+ */
+const SPILLED_LOOKUP_LIMIT = 1 << 26;
 /** Held-back hashes sorted together as one run. */
 const PENDING_RUN = 1 << 16;
 const NATIVE_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -100,7 +105,13 @@ export class DictionaryWriter extends DictionaryReader {
    * (hash word 0, hash word 1, id, 0) per held-back term -> id entry, in the quad batch layout,
    * sorted in runs as they come (a bulk load sorts them while its parser reads on).
    */
-  private readonly pending = new SortedRuns(PENDING_HASHES_LIMIT, [HASH_ORDER]);
+  private readonly pendingLimit = loadMemoryEntries();
+  private readonly pending = new SortedRuns(this.pendingLimit, [HASH_ORDER]);
+  /** A staged load's run files of held-back entries past the limit, and a look-up table of them. */
+  private spill: SpilledRuns | undefined;
+  private spilledLookup: SpilledLookup[] = [];
+  /** The spilled runs' merge under way (writePendingSome), and the last hash written. */
+  private merge: { source: MergedRuns; previousHigh: number; previousLow: number } | undefined;
   private readonly idBuffer = Buffer.allocUnsafe(4);
   /** Bulk puts: id -> term keyed by the ID in native byte order (lmdb-js' uint32 keys, MDB_INTEGERKEY). */
   private readonly termPuts = new NativePuts(this.idToTerm as never, 4, (key) => key.getUint32(0, NATIVE_LITTLE_ENDIAN));
@@ -144,8 +155,28 @@ export class DictionaryWriter extends DictionaryReader {
     entries[at + 1] = hashLow;
     entries[at + 2] = id;
     if (this.pendingIndex !== undefined) this.indexPending(entry);
-    if (pending.count >= PENDING_HASHES_LIMIT) this.writePending();
+    if (pending.count >= this.pendingLimit) this.relievePending();
     else if (pending.unsealed >= PENDING_RUN) pending.sealRun();
+  }
+
+  /**
+   * Lets held-back entries past the memory limit go to run files in `directory` (a staged load into
+   * an empty store) instead of into the database, where they would be inserted mid-tree.
+   */
+  spillTo(directory: string): void {
+    this.spill = new SpilledRuns(directory, 'term2id', [HASH_ORDER]);
+  }
+
+  private relievePending(): void {
+    const spilled = this.spilledLookup.reduce((sum, lookup) => sum + lookup.size, 0);
+    if (this.spill === undefined || spilled + this.pending.count > SPILLED_LOOKUP_LIMIT) {
+      this.writePending();
+      return;
+    }
+    const lookup = new SpilledLookup(this.pending.count);
+    this.spill.spill(this.pending, (entries, count) => lookup.add(entries, count));
+    this.spilledLookup.push(lookup);
+    this.pendingIndex = undefined;
   }
 
   /**
@@ -159,6 +190,10 @@ export class DictionaryWriter extends DictionaryReader {
     if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
     const held = this.heldBackIdOf(keyBytes, hashHigh, hashLow);
     if (held !== undefined) return held;
+    for (const lookup of this.spilledLookup) {
+      const spilled = lookup.find(hashHigh, (id) => this.hasKeyBytes(id, keyBytes));
+      if (spilled !== undefined) return spilled;
+    }
     const hashed = Buffer.allocUnsafe(8);
     hashed.writeUInt32BE(hashHigh, 0);
     hashed.writeUInt32BE(hashLow, 4);
@@ -218,29 +253,78 @@ export class DictionaryWriter extends DictionaryReader {
 
   /** Writes the held-back hash -> id entries; the writer calls it before commit. */
   writePending(): void {
+    if (this.spill !== undefined && (this.spill.runCount > 0 || this.merge !== undefined)) {
+      while (!this.writePendingSome(Infinity));
+      return;
+    }
     if (this.pending.count === 0) return;
     const last = this.lastHash();
-    const key = this.hashPuts.keyView;
-    const value = this.idBuffer;
-    let previousHigh = last?.[0] ?? -1;
-    let previousLow = last?.[1] ?? -1;
-    this.pending.inOrder(0, (entries, count) => {
-      for (let at = 0; at < count * 4; at += 4) {
-        const high = entries[at], low = entries[at + 1];
-        // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
-        const greater = high > previousHigh || (high === previousHigh && low > previousLow);
-        key.setUint32(0, high);
-        key.setUint32(4, low);
-        value.writeUInt32BE(entries[at + 2], 0);
-        this.hashPuts.putBytes(value, greater ? PUT_APPEND : 0);
-        if (greater) {
-          previousHigh = high;
-          previousLow = low;
-        }
-      }
-    });
+    const state = { previousHigh: last?.[0] ?? -1, previousLow: last?.[1] ?? -1 };
+    this.pending.inOrder(0, (entries, count) => this.putHashes(entries, count, state));
     this.pending.clear();
     this.pendingIndex = undefined;
+  }
+
+  /**
+   * Writes up to `budget` held-back entries from the merge of the spilled runs (what is in memory is
+   * spilled first); true once all are written and the run files deleted. Called again, in the next
+   * transaction, it goes on where it stopped (a staged load bounds its transactions this way).
+   */
+  writePendingSome(budget: number): boolean {
+    const spill = this.spill;
+    if (spill === undefined || (spill.runCount === 0 && this.merge === undefined)) {
+      this.writePending();
+      return true;
+    }
+    if (this.merge === undefined) {
+      spill.spill(this.pending);
+      const last = this.lastHash();
+      this.merge = { source: spill.merged(0), previousHigh: last?.[0] ?? -1, previousLow: last?.[1] ?? -1 };
+      this.pendingIndex = undefined;
+    }
+    const merge = this.merge;
+    let written = 0;
+    while (written < budget) {
+      const count = merge.source.read(mergeChunk, Math.min(MERGE_CHUNK, budget - written));
+      if (count === 0) {
+        merge.source.close();
+        this.merge = undefined;
+        spill.remove();
+        this.spilledLookup = [];
+        return true;
+      }
+      this.putHashes(mergeChunk, count, merge);
+      written += count;
+    }
+    return false;
+  }
+
+  /** Closes the run files a merge holds open (the load ended half way). */
+  discardPending(): void {
+    this.merge?.source.close();
+    this.merge = undefined;
+    this.pending.clear();
+    this.pendingIndex = undefined;
+    this.spilledLookup = [];
+  }
+
+  /** Puts hash -> id entries given in hash order, appending past `state`'s last hash (which it advances). */
+  private putHashes(entries: Uint32Array, count: number, state: { previousHigh: number; previousLow: number }): void {
+    const key = this.hashPuts.keyView;
+    const value = this.idBuffer;
+    for (let at = 0; at < count * 4; at += 4) {
+      const high = entries[at], low = entries[at + 1];
+      // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
+      const greater = high > state.previousHigh || (high === state.previousHigh && low > state.previousLow);
+      key.setUint32(0, high);
+      key.setUint32(4, low);
+      value.writeUInt32BE(entries[at + 2], 0);
+      this.hashPuts.putBytes(value, greater ? PUT_APPEND : 0);
+      if (greater) {
+        state.previousHigh = high;
+        state.previousLow = low;
+      }
+    }
   }
 
   /** The largest hash in the term -> id database, as two words, or undefined when it is empty. */
@@ -260,6 +344,46 @@ export class DictionaryWriter extends DictionaryReader {
  * and merges are stable, so the IDs of one hash stay in order without sorting by them too.
  */
 const HASH_ORDER = [0, 1];
+
+const MERGE_CHUNK = 1 << 14;
+const mergeChunk = new Uint32Array(MERGE_CHUNK * 4);
+
+/**
+ * The look-up side of one spilled run of hash -> id entries: the hashes' high words (sorted, as the
+ * run is) and the IDs, 8 bytes per entry. A load whose parser re-sends keys looks each one up; a
+ * candidate is confirmed against its stored term, so the low word is not needed.
+ */
+class SpilledLookup {
+  private readonly highs: Uint32Array;
+  private readonly ids: Uint32Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.highs = new Uint32Array(capacity);
+    this.ids = new Uint32Array(capacity);
+  }
+
+  add(entries: Uint32Array, count: number): void {
+    for (let at = 0; at < count * 4; at += 4) {
+      this.highs[this.size] = entries[at];
+      this.ids[this.size++] = entries[at + 2];
+    }
+  }
+
+  /** The first ID under this high word that `matches` accepts. */
+  find(high: number, matches: (id: TermId) => boolean): TermId | undefined {
+    const highs = this.highs;
+    let low = 0;
+    let top = this.size;
+    while (low < top) {
+      const middle = (low + top) >>> 1;
+      if (highs[middle] < high) low = middle + 1;
+      else top = middle;
+    }
+    for (let i = low; i < this.size && highs[i] === high; i++) if (matches(this.ids[i])) return this.ids[i];
+    return undefined;
+  }
+}
 
 export function canonicalKey(term: Term): string {
   if (term.termType === 'Variable') throw new TypeError(`a variable (?${term.value}) is not a stored term`);

@@ -9,6 +9,7 @@
  * messages: both must produce the same keys for the same line (byte-line-parser.test.ts).
  */
 import { isUtf8 } from 'node:buffer';
+import { copyBytes, viewOf, type KeyBytes } from './term-table.js';
 
 /** parse(): nothing on the line (blank, or a comment). */
 export const NO_STATEMENT = 0;
@@ -37,9 +38,10 @@ const XSD_STRING = Buffer.from('http://www.w3.org/2001/XMLSchema#string', 'latin
 /** Thrown inside the parser to give the line to the string parser. */
 const FALLBACK = new Error('needs the string parser');
 
-/** A term's key: bytes[from, to). */
-export class KeyBuffer {
+/** A term's key: bytes[from, to); view is a DataView of bytes (for the term table). */
+export class KeyBuffer implements KeyBytes {
   bytes: Uint8Array = new Uint8Array(256);
+  view: DataView = viewOf(this.bytes);
   from = 0;
   to = 0;
   /**
@@ -48,10 +50,12 @@ export class KeyBuffer {
    */
   unchecked = false;
   private own: Uint8Array = this.bytes;
+  private ownView: DataView = this.view;
 
-  /** The key is a slice of the line. */
-  slice(line: Uint8Array, from: number, to: number): void {
+  /** The key is a slice of the line; lineView is its DataView. */
+  slice(line: Uint8Array, lineView: DataView, from: number, to: number): void {
     this.bytes = line;
+    this.view = lineView;
     this.from = from;
     this.to = to;
     this.unchecked = false;
@@ -60,6 +64,7 @@ export class KeyBuffer {
   /** Starts a key built from pieces. */
   build(): void {
     this.bytes = this.own;
+    this.view = this.ownView;
     this.from = this.to = 0;
     this.unchecked = false;
   }
@@ -72,7 +77,7 @@ export class KeyBuffer {
   append(source: Uint8Array, from: number, to: number): void {
     const length = to - from;
     if (this.to + length > this.own.length) this.grow(this.to + length);
-    this.own.set(source.subarray(from, to), this.to);
+    copyBytes(source, from, to, this.own, this.to);
     this.to += length;
   }
 
@@ -80,6 +85,7 @@ export class KeyBuffer {
     const grown = new Uint8Array(Math.max(needed, this.own.length * 2));
     grown.set(this.own.subarray(0, this.to));
     this.own = this.bytes = grown;
+    this.ownView = this.view = viewOf(grown);
   }
 }
 
@@ -91,6 +97,9 @@ export class ByteLineParser {
   readonly graph = new KeyBuffer();
   hasGraph = false;
   private line: Uint8Array = new Uint8Array(0);
+  /** A DataView of the buffer that `parse` was last given (most lines come from one read chunk). */
+  private lineView = viewOf(this.line);
+  private viewed: Uint8Array = this.line;
   private at = 0;
   private end = 0;
   private readonly blankPrefix: Uint8Array;
@@ -109,6 +118,10 @@ export class ByteLineParser {
   /** Parses bytes[start, end), one line without its line break. */
   parse(bytes: Uint8Array, start: number, end: number): number {
     this.line = bytes;
+    if (bytes !== this.viewed) {
+      this.viewed = bytes;
+      this.lineView = viewOf(bytes);
+    }
     this.at = start;
     this.end = end;
     try {
@@ -165,7 +178,7 @@ export class ByteLineParser {
     const start = this.at;
     const close = this.line.indexOf(GT, start + 1);
     if (close < 0 || close >= this.end) throw FALLBACK;
-    key.slice(this.line, start, close);
+    key.slice(this.line, this.lineView, start, close);
     key.unchecked = true;
     this.at = close + 1;
   }
@@ -253,7 +266,7 @@ export class ByteLineParser {
       const iriClose = this.iriEnd(iriStart);
       this.at = iriClose + 1;
       if (this.isXsdString(iriStart + 1, iriClose)) {
-        key.slice(line, open, close);
+        key.slice(line, this.lineView, open, close);
       } else {
         // ^datatype"lexical
         key.build();
@@ -262,7 +275,7 @@ export class ByteLineParser {
         key.append(line, open, close);
       }
     } else {
-      key.slice(line, open, close);
+      key.slice(line, this.lineView, open, close);
     }
   }
 

@@ -12,11 +12,11 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGunzip } from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
-import { hashTermKeyBytes } from '../../store/term-hash.js';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
-import { TermTable, hashBytes } from './term-table.js';
+import { hashTermKeyWords } from './term-hash-words.js';
+import { TermTable, hashKey, viewOf } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
@@ -84,10 +84,10 @@ class BatchBuilder {
     if (!this.newKeysValid(parser, s, p, o, g)) return false;
     const table = this.table;
     this.addLocals(
-      s >= 0 ? s : table.localWithHash(subject.bytes, subject.from, subject.to, this.hashes[0]),
-      p >= 0 ? p : table.localWithHash(predicate.bytes, predicate.from, predicate.to, this.hashes[1]),
-      o >= 0 ? o : table.localWithHash(object.bytes, object.from, object.to, this.hashes[2]),
-      g >= 0 ? g : table.localWithHash(graph.bytes, graph.from, graph.to, this.hashes[3]),
+      s >= 0 ? s : table.localWithHash(subject, subject.from, subject.to, this.hashes[0]),
+      p >= 0 ? p : table.localWithHash(predicate, predicate.from, predicate.to, this.hashes[1]),
+      o >= 0 ? o : table.localWithHash(object, object.from, object.to, this.hashes[2]),
+      g >= 0 ? g : table.localWithHash(graph, graph.from, graph.to, this.hashes[3]),
     );
     return true;
   }
@@ -97,9 +97,9 @@ class BatchBuilder {
 
   /** The key's local number or -1, keeping its hash for the insert. */
   private find(key: KeyBuffer, position: number): number {
-    const hash = hashBytes(key.bytes, key.from, key.to);
+    const hash = hashKey(key.view, key.from, key.to);
     this.hashes[position] = hash;
-    return this.table.find(key.bytes, key.from, key.to, hash);
+    return this.table.find(key, key.from, key.to, hash);
   }
 
   private newKeysValid(parser: ByteLineParser, s: number, p: number, o: number, g: number): boolean {
@@ -181,9 +181,10 @@ const encoder = new TextEncoder();
 function hashesOf(bytes: Uint8Array, ends: Uint32Array): Uint32Array {
   const hashes = new Uint32Array(ends.length * 2);
   const words = new Uint32Array(2);
+  const view = viewOf(bytes);
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
-    hashTermKeyBytes(bytes, start, ends[i], words);
+    hashTermKeyWords(bytes, view, start, ends[i], words);
     hashes[2 * i] = words[0];
     hashes[2 * i + 1] = words[1];
     start = ends[i];

@@ -12,15 +12,34 @@
 const EMPTY = -1;
 const INITIAL_TERMS = 1 << 14;
 
+/**
+ * Bytes to look keys up in, with a DataView over the same memory: hashing and comparing read four
+ * bytes per load (a byte at a time, comparing hits was most of the table's time).
+ */
+export interface KeyBytes {
+  bytes: Uint8Array;
+  view: DataView;
+}
+
+/** A DataView over exactly the memory of `bytes` (same indices). */
+export function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 export class TermTable {
   private arena = new Uint8Array(1 << 20);
+  private arenaView = viewOf(this.arena);
   private used = 0;
   /** Per local number: where its key starts in the arena (it ends where the next one starts). */
   private starts = new Uint32Array(INITIAL_TERMS + 1);
-  private hashes = new Int32Array(INITIAL_TERMS);
-  /** Slot -> local number, or EMPTY; twice as many slots as terms at most. */
-  private slots = new Int32Array(INITIAL_TERMS * 2).fill(EMPTY);
+  /**
+   * Two entries per slot: the key's hash, then its local number or EMPTY. A probe reads one place
+   * (a cache miss) where separate slot and hash arrays cost two. At most half the slots are used.
+   */
+  private slots = emptySlots(INITIAL_TERMS * 2);
   private mask = INITIAL_TERMS * 2 - 1;
+  /** The last buffer `local` was given, and its view (the string path reuses one buffer). */
+  private lastKey: KeyBytes = { bytes: new Uint8Array(0), view: new DataView(new ArrayBuffer(0)) };
   /** Number of terms. */
   size = 0;
 
@@ -37,33 +56,36 @@ export class TermTable {
 
   /** The local number of the key bytes[start, end), adding it when new. */
   local(bytes: Uint8Array, start: number, end: number): number {
-    return this.localWithHash(bytes, start, end, hashBytes(bytes, start, end));
+    if (this.lastKey.bytes !== bytes) this.lastKey = { bytes, view: viewOf(bytes) };
+    const key = this.lastKey;
+    return this.localWithHash(key, start, end, hashKey(key.view, start, end));
   }
 
-  /** The local number of the key, or -1; `hash` is hashBytes of the key. */
-  find(bytes: Uint8Array, start: number, end: number, hash: number): number {
+  /** The local number of the key in key.bytes[start, end), or -1; `hash` is its hashKey. */
+  find(key: KeyBytes, start: number, end: number, hash: number): number {
     const length = end - start;
-    const mask = this.mask;
+    const { slots, starts, mask } = this;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const found = this.slots[slot];
+      const found = slots[2 * slot + 1];
       if (found === EMPTY) return -1;
-      if (this.hashes[found] === hash && this.starts[found + 1] - this.starts[found] === length && this.equals(found, bytes, start, length)) return found;
+      if (slots[2 * slot] === hash && starts[found + 1] - starts[found] === length && this.equals(found, key.view, start, length)) return found;
     }
   }
 
-  /** `local` with the key's hashBytes computed already. */
-  localWithHash(bytes: Uint8Array, start: number, end: number, hash: number): number {
+  /** `local` with the key's hashKey computed already. */
+  localWithHash(key: KeyBytes, start: number, end: number, hash: number): number {
     const length = end - start;
-    const mask = this.mask;
+    const { slots, starts, mask } = this;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const found = this.slots[slot];
+      const found = slots[2 * slot + 1];
       if (found === EMPTY) {
-        const local = this.add(bytes, start, end, hash);
-        this.slots[slot] = local;
+        const local = this.add(key.bytes, start, end);
+        slots[2 * slot] = hash;
+        slots[2 * slot + 1] = local;
         if (this.size * 2 > mask) this.rehash();
         return local;
       }
-      if (this.hashes[found] === hash && this.starts[found + 1] - this.starts[found] === length && this.equals(found, bytes, start, length)) return found;
+      if (slots[2 * slot] === hash && starts[found + 1] - starts[found] === length && this.equals(found, key.view, start, length)) return found;
     }
   }
 
@@ -84,24 +106,25 @@ export class TermTable {
     this.used = 0;
     this.size = 0;
     this.starts[0] = 0;
-    this.slots.fill(EMPTY);
+    this.slots = emptySlots(this.mask + 1);
   }
 
-  private equals(local: number, bytes: Uint8Array, start: number, length: number): boolean {
-    const arena = this.arena;
+  private equals(local: number, view: DataView, start: number, length: number): boolean {
+    const arena = this.arenaView;
     const at = this.starts[local];
-    for (let i = 0; i < length; i++) if (arena[at + i] !== bytes[start + i]) return false;
+    let i = 0;
+    for (const words = length - 3; i < words; i += 4) if (arena.getInt32(at + i, true) !== view.getInt32(start + i, true)) return false;
+    for (; i < length; i++) if (arena.getUint8(at + i) !== view.getUint8(start + i)) return false;
     return true;
   }
 
-  private add(bytes: Uint8Array, start: number, end: number, hash: number): number {
+  private add(bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
     if (this.used + length > this.arena.length) this.growArena(this.used + length);
-    this.arena.set(bytes.subarray(start, end), this.used);
+    copyBytes(bytes, start, end, this.arena, this.used);
     this.used += length;
     const local = this.size++;
-    if (this.size >= this.hashes.length) this.growTerms();
-    this.hashes[local] = hash;
+    if (this.size >= this.starts.length - 1) this.growTerms();
     this.starts[local + 1] = this.used;
     return local;
   }
@@ -110,46 +133,68 @@ export class TermTable {
     const grown = new Uint8Array(Math.max(needed, Math.min(this.arena.length * 2, this.byteCap)));
     grown.set(this.arena.subarray(0, this.used));
     this.arena = grown;
+    this.arenaView = viewOf(grown);
   }
 
   private growTerms(): void {
-    const hashes = new Int32Array(this.hashes.length * 2);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    const starts = new Uint32Array(hashes.length + 1);
+    const starts = new Uint32Array((this.starts.length - 1) * 2 + 1);
     starts.set(this.starts);
     this.starts = starts;
   }
 
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2).fill(EMPTY);
-    const mask = slots.length - 1;
-    for (let local = 0; local < this.size; local++) {
-      let slot = this.hashes[local] & mask;
-      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-      slots[slot] = local;
+    const old = this.slots;
+    const slots = emptySlots(old.length);
+    const mask = slots.length / 2 - 1;
+    for (let i = 1; i < old.length; i += 2) {
+      if (old[i] === EMPTY) continue;
+      let slot = old[i - 1] & mask;
+      while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
+      slots[2 * slot] = old[i - 1];
+      slots[2 * slot + 1] = old[i];
     }
     this.slots = slots;
     this.mask = mask;
   }
 }
 
+/** Room for `count` slots (hash, local), all empty. */
+function emptySlots(count: number): Int32Array {
+  const slots = new Int32Array(count * 2);
+  for (let i = 1; i < slots.length; i += 2) slots[i] = EMPTY;
+  return slots;
+}
+
+/** target.set(source.subarray(...)) without making a subarray for short keys, the common case. */
+export function copyBytes(source: Uint8Array, start: number, end: number, target: Uint8Array, at: number): void {
+  if (end - start > 64) {
+    target.set(source.subarray(start, end), at);
+    return;
+  }
+  for (let i = start; i < end; i++) target[at++] = source[i];
+}
+
 /**
- * A 32-bit hash of bytes[start, end), four bytes per multiply; finished with murmur3's avalanche so
- * that the low bits (the slot) depend on every byte.
+ * A 32-bit hash of view[start, end), four bytes per multiply (little-endian words); finished with
+ * murmur3's avalanche so that the low bits (the slot) depend on every byte. Only the worker's
+ * in-memory table uses it: nothing stored depends on it.
  */
-export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+export function hashKey(view: DataView, start: number, end: number): number {
   let h = 0x9747b28c ^ (end - start);
   let i = start;
   for (const last = end - 3; i < last; i += 4) {
-    const word = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    h = Math.imul(h ^ Math.imul(word, 0xcc9e2d51), 0x1b873593);
+    h = Math.imul(h ^ Math.imul(view.getInt32(i, true), 0xcc9e2d51), 0x1b873593);
     h = (h << 13) | (h >>> 19);
   }
-  for (; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  for (; i < end; i++) h = Math.imul(h ^ view.getUint8(i), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   return h ^ (h >>> 16);
+}
+
+/** hashKey of bytes[start, end) (makes a view: for tests and cold paths). */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  return hashKey(viewOf(bytes), start, end);
 }
