@@ -50,6 +50,32 @@ describe('InlineGate', () => {
     assert.equal(gate.admits({ running: 2, queued: 1 }), false);
   });
 
+  test('stays closed for a while after a sign of overlapping clients, then opens for a lone one', () => {
+    const loop = fakeLoop();
+    let now = 0;
+    const gate = new InlineGate({ holdMs: 100 }, loop.idle, () => now);
+    loop.wait(1);
+    assert.equal(gate.admits({ running: 1, queued: 0 }), false);
+    // The loop went idle (every client reading an answer), but the clients overlapped a moment ago.
+    now += 10;
+    loop.wait(1);
+    assert.equal(gate.admits(idlePool), false);
+    now += 95;
+    loop.wait(1);
+    assert.equal(gate.admits(idlePool), true, 'no sign for longer than holdMs');
+    now += 1;
+    assert.equal(gate.admits(idlePool), false, 'a request that was already waiting');
+    now += 1;
+    loop.wait(1);
+    assert.equal(gate.admits(idlePool), true, 'which alone does not close the gate');
+    now += 1;
+    loop.wait(1);
+    assert.equal(gate.admits({ running: 0, queued: 1 }), false);
+    now += 50;
+    loop.wait(1);
+    assert.equal(gate.admits(idlePool), false, 'closed again by a waiting query');
+  });
+
   test("reads this process's event loop by default: no idle time passes between two synchronous calls", async () => {
     const gate = new InlineGate();
     await sleep(5);

@@ -12,6 +12,15 @@
  * answer and sends the next request; overlapping clients' requests are already there when it looks.
  * So the gate admits a query when no query waits for a worker, no worker is evaluating one, and the
  * loop has waited for I/O since the previous query arrived.
+ *
+ * A query that arrives while another is queued or evaluating on a worker also closes the gate for a
+ * while (`holdMs`): clients that overlap once overlap again, and between their requests the loop
+ * may still go idle now and then (all of them reading answers at once), so a per-query look alone
+ * let some of their queries onto the main thread, where the others' requests waited behind them
+ * (4 clients: −9% with that gate, bench/RESULTS.md). A lone client never shows that sign. A busy
+ * loop alone does not close the gate: a lone client's request finds it busy too when this process
+ * was descheduled (7% of requests on a loaded 2-core machine), and overlapping clients soon show the
+ * stronger sign anyway, since a busy loop sends their query to a worker.
  */
 import { performance } from 'node:perf_hooks';
 import type { QueryLoad } from './query-pool.js';
@@ -21,25 +30,35 @@ export interface InlineGateOptions {
   minIdleMs?: number;
   /** Whether a query evaluating on a worker keeps the next one off the main thread. */
   onlyWhenWorkersIdle?: boolean;
+  /** How long a sign of overlapping queries keeps the gate closed, in milliseconds. */
+  holdMs?: number;
 }
 
 /** Above what an event loop turn with requests already waiting idles (a poll that returns at once). */
 export const DEFAULT_MIN_IDLE_MS = 0.05;
+/** Long against a request's turn-around (~1 ms), short against a change of load worth following. */
+export const DEFAULT_HOLD_MS = 250;
 
 /** The event loop's total idle time so far, in milliseconds; a source other than this process's loop is for tests. */
 export type LoopIdleTime = () => number;
+/** Milliseconds on a monotonic clock; another source is for tests. */
+export type Clock = () => number;
 
 export class InlineGate {
   private readonly minIdleMs: number;
   private readonly onlyWhenWorkersIdle: boolean;
+  private readonly holdMs: number;
   private idleAtLastQuery: number;
+  private closedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     options: InlineGateOptions = {},
     private readonly idleTime: LoopIdleTime = () => performance.eventLoopUtilization().idle,
+    private readonly now: Clock = () => performance.now(),
   ) {
     this.minIdleMs = options.minIdleMs ?? DEFAULT_MIN_IDLE_MS;
     this.onlyWhenWorkersIdle = options.onlyWhenWorkersIdle ?? true;
+    this.holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
     this.idleAtLastQuery = idleTime();
   }
 
@@ -48,8 +67,11 @@ export class InlineGate {
     const idle = this.idleTime();
     const waitedForThisQuery = idle - this.idleAtLastQuery >= this.minIdleMs;
     this.idleAtLastQuery = idle;
-    if (load.queued > 0) return false;
-    if (this.onlyWhenWorkersIdle && load.running > 0) return false;
-    return waitedForThisQuery;
+    const now = this.now();
+    if (load.queued > 0 || (this.onlyWhenWorkersIdle && load.running > 0)) {
+      this.closedUntil = now + this.holdMs;
+      return false;
+    }
+    return waitedForThisQuery && now >= this.closedUntil;
   }
 }

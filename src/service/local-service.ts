@@ -66,7 +66,7 @@ export interface LocalServiceOptions {
   /**
    * Evaluate queries whose shape has proved cheap on the main thread (inline-query.ts) when the
    * server is not busy with overlapping requests (inline-gate.ts; an object tunes that gate).
-   * Default false (bench/RESULTS.md, issue 5).
+   * Default true: a lone client waits for two thread hand-offs less per query (bench/RESULTS.md, issue 5).
    */
   inlineCheapQueries?: boolean | InlineQueryOptions;
 }
@@ -102,7 +102,8 @@ export class LocalService implements SparqlService {
     private readonly settings: Required<Pick<LocalServiceOptions, 'queryTimeoutMs' | 'updateTimeoutMs'>> &
       LocalServiceOptions,
   ) {
-    const inline = settings.inlineCheapQueries === true ? {} : settings.inlineCheapQueries;
+    const setting = settings.inlineCheapQueries ?? true;
+    const inline = setting === true ? {} : setting;
     this.costs = new QueryCostMemory(inline ? inline.cheapQueryMs : undefined);
     if (inline) this.inlineGate = new InlineGate(inline);
   }
