@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultQueryMemory, formatByteSize, MAX_DEFAULT_QUERY_MEMORY, SERVE_HELP, serveSettings } from './serve-command.js';
 import { UsageError } from './options.js';
+import { inlineQueriesSetting } from '../service/local-service.js';
 
 function settings(args: string[], env: NodeJS.ProcessEnv = {}): Exclude<ReturnType<typeof serveSettings>, 'help'> {
   const result = serveSettings(args, env);
@@ -37,5 +38,23 @@ describe('the memory budget of a query (--query-memory)', () => {
     assert.ok(line, SERVE_HELP);
     assert.ok(line.includes(`(default: ${formatByteSize(defaultQueryMemory())})`), line);
     assert.ok(line.includes('[QUIVER_QUERY_MEMORY]'), line);
+  });
+});
+
+describe('main-thread evaluation of cheap queries (--inline-queries)', () => {
+  it('is idle by default, and takes the flag over QUIVER_INLINE_QUERIES', () => {
+    assert.equal(settings([]).inlineQueries, 'idle');
+    assert.equal(settings([], { QUIVER_INLINE_QUERIES: 'off' }).inlineQueries, 'off');
+    assert.equal(settings(['--inline-queries', 'always'], { QUIVER_INLINE_QUERIES: 'off' }).inlineQueries, 'always');
+  });
+
+  it('refuses a mode it does not know', () => {
+    assert.throws(() => settings(['--inline-queries', 'sometimes']), /idle, always, off/);
+  });
+
+  it('maps each mode to the service setting: off never, always without waiting for an idle server', () => {
+    assert.equal(inlineQueriesSetting('off'), false);
+    assert.equal(inlineQueriesSetting('idle'), true);
+    assert.deepEqual(inlineQueriesSetting('always'), { minIdleMs: 0, holdMs: 0, onlyWhenWorkersIdle: false });
   });
 });

@@ -6,7 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { buildServer } from '../server/app.js';
 import { normalizeBasePath, type ServerConfig } from '../server/config.js';
-import { createLocalService } from '../service/local-service.js';
+import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/local-service.js';
 import { createRemoteService, RemoteService } from '../service/remote-service.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import {
@@ -65,6 +65,14 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
   { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
   {
+    name: 'inline-queries',
+    type: 'string',
+    value: 'MODE',
+    default: 'idle',
+    description:
+      'queries proven cheap (< 1 ms) run on the main thread, saving two thread hand-offs: idle = only while no other query is in flight, always = whenever one is cheap, off = every query on a worker',
+  },
+  {
     name: 'query-memory',
     type: 'string',
     value: 'BYTES',
@@ -97,6 +105,7 @@ export interface ServeSettings {
   port: number;
   workers?: number;
   maxQueue?: number;
+  inlineQueries: InlineQueriesMode;
   queryMemoryBudget?: number;
   /** LOAD policy of the local store: --no-load, --load-dir (its real path). */
   allowLoad: boolean;
@@ -125,6 +134,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
     port,
     workers,
     maxQueue: positiveInteger(values, 'max-queue'),
+    inlineQueries: inlineQueriesMode(values),
     queryMemoryBudget: queryMemoryBudget(values),
     allowLoad: security.allowLoad,
     loadDir: security.loadDir,
@@ -154,6 +164,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     memory: settings.memory,
     workers: settings.workers,
     maxQueue: settings.maxQueue,
+    inlineCheapQueries: inlineQueriesSetting(settings.inlineQueries),
     queryMemoryBudget: settings.queryMemoryBudget,
     allowLoad: settings.allowLoad,
     loadDir: settings.loadDir,
@@ -198,6 +209,14 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+function inlineQueriesMode(values: ParsedOptions['values']): InlineQueriesMode {
+  const mode = stringOption(values, 'inline-queries')!.trim().toLowerCase();
+  if (!(INLINE_QUERIES_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--inline-queries must be one of ${INLINE_QUERIES_MODES.join(', ')}, not '${mode}'`);
+  }
+  return mode as InlineQueriesMode;
 }
 
 /** --query-memory in bytes; 0 switches the budget off (the worker's heap limit is then the only bound). */

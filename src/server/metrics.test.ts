@@ -24,11 +24,13 @@ describe('RequestMetrics', () => {
 
   it('adds the gauges a service reports, and leaves out those it does not know', () => {
     const text = new RequestMetrics().exposition({
-      metrics: { queriesRunning: 2, queriesQueued: 5, triples: 1234 },
+      metrics: { queriesRunning: 2, queriesQueued: 5, queriesInline: 17, triples: 1234 },
       health: { status: 'ok', store: 'open', writable: true },
     });
     assert.match(text, /^quiver_queries_running 2$/m);
     assert.match(text, /^quiver_queries_queued 5$/m);
+    assert.match(text, /^# TYPE quiver_queries_inline_total counter$/m);
+    assert.match(text, /^quiver_queries_inline_total 17$/m);
     assert.match(text, /^quiver_store_triples 1234$/m);
     assert.match(text, /^quiver_store_writable 1$/m);
     assert.doesNotMatch(text, /quiver_store_size_bytes/);

@@ -86,6 +86,10 @@ function writeServiceGauges(lines: string[], metrics: ServiceMetrics | undefined
     family(lines, name, 'gauge', help);
     lines.push(`${name} ${value}`);
   }
+  if (metrics?.queriesInline !== undefined) {
+    family(lines, 'quiver_queries_inline_total', 'counter', 'Queries evaluated on the main thread (cheap ones, while it had time for them) instead of a worker.');
+    lines.push(`quiver_queries_inline_total ${metrics.queriesInline}`);
+  }
   writeRemoteCounts(lines, metrics?.remote, health?.remote);
 }
 

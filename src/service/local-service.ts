@@ -77,6 +77,20 @@ export interface InlineQueryOptions extends InlineGateOptions {
   cheapQueryMs?: number;
 }
 
+/** How `quiver serve --inline-queries` names the settings of inlineCheapQueries. */
+export const INLINE_QUERIES_MODES = ['idle', 'always', 'off'] as const;
+export type InlineQueriesMode = (typeof INLINE_QUERIES_MODES)[number];
+
+/**
+ * idle: the gate's defaults (a lone client's queries; inline-gate.ts); always: any cheap query that
+ * finds no query waiting for a worker, whatever else is running; off: every query on a worker.
+ */
+export function inlineQueriesSetting(mode: InlineQueriesMode): boolean | InlineQueryOptions {
+  if (mode === 'off') return false;
+  if (mode === 'always') return { minIdleMs: 0, holdMs: 0, onlyWhenWorkersIdle: false };
+  return true;
+}
+
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPDATE_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_QUEUE = 64;
@@ -270,6 +284,7 @@ export class LocalService implements SparqlService {
     const gauges: ServiceMetrics = {
       queriesRunning: queries.running,
       queriesQueued: queries.queued,
+      queriesInline: this.inlineQueries,
       updatesRunning: updates.running,
       updatesQueued: updates.queued,
     };

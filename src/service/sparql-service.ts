@@ -163,6 +163,8 @@ export interface RemoteHealth {
 export interface ServiceMetrics {
   queriesRunning: number;
   queriesQueued: number;
+  /** Local mode: queries evaluated on the main thread so far (cheap ones, see LocalServiceOptions.inlineCheapQueries). */
+  queriesInline?: number;
   updatesRunning?: number;
   updatesQueued?: number;
   /** Bytes the store takes on disk. */
