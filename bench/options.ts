@@ -52,7 +52,7 @@ and writes a report (bench/out/<name>.md and .json).
 
 Options:
   --mixes N            measured query mixes per engine and client count (default ${DEFAULTS.mixes})
-  --warmup N           warm-up mixes before measuring (default ${DEFAULTS.warmup})
+  --warmup N           warm-up mixes before each measured run, with its number of clients (default ${DEFAULTS.warmup})
   --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
   --engines LIST       quiver, oxigraph, virtuoso (default ${DEFAULTS.engines}; absent ones are skipped)
   --dataset PATH       BSBM N-Triples file, .gz allowed, or generated:N for N products of the harness's

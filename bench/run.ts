@@ -129,12 +129,14 @@ async function measureEngine(name: EngineName, context: LaunchContext, mixes: Mi
   const engine = (running = launched.engine);
   try {
     log(`${name}: ${engine.load.triples} triples loaded in ${engine.load.seconds.toFixed(1)} s; serving at ${engine.endpoint} (pid ${engine.pid})`);
-    if (mixes.warmup.length > 0) {
-      log(`${name}: ${mixes.warmup.length} warm-up mixes`);
-      await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients: 1, timeoutMs: options.timeoutMs, protocol: engine.protocol });
-    }
     const runs = [];
     for (const clients of options.clients) {
+      // Warmed up with as many clients as the run it precedes, as the BSBM driver does: a server that
+      // spreads concurrent queries over threads warms each thread's compiled code only under concurrency.
+      if (mixes.warmup.length > 0) {
+        log(`${name}: ${mixes.warmup.length} warm-up mixes, ${clients} client(s)`);
+        await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
+      }
       log(`${name}: ${mixes.measured.length} measured mixes, ${clients} client(s)`);
       const run = await runMixes(mixes.measured, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
       const summary = summarizeRun(run);
