@@ -8,7 +8,7 @@
  * the next request after it comes back simply succeeds.
  */
 import { OverloadedError, ProtocolError } from '../errors.js';
-import { RemoteEndpoint, RemoteExchange, type RemoteCredentials } from './remote-endpoint.js';
+import { RemoteEndpoint, RemoteExchange, type RemoteBody, type RemoteCredentials } from './remote-endpoint.js';
 import { RemoteGraphStore } from './remote-graph-store.js';
 import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
@@ -177,8 +177,8 @@ export function createRemoteService(options: RemoteServiceOptions): RemoteServic
   return new RemoteService(options);
 }
 
-async function drain(body: AsyncIterable<unknown>): Promise<void> {
-  for await (const chunk of body) void chunk;
+async function drain(body: RemoteBody): Promise<void> {
+  for await (const chunk of body.chunks()) void chunk;
 }
 
 /** Posts a request whose success is all that matters: its answer is read to the end and dropped. */
