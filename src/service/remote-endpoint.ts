@@ -4,13 +4,13 @@
  * go to the remote only, and an exchange that stops the request when the time limit passes, the
  * client goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSyntaxError, TimeoutError } from '../errors.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
 import { Http1Exchange, type RemoteBody } from './remote-http1.js';
-import { SpareConnection } from './remote-spare-connection.js';
+import { SpareConnections } from './remote-spare-connections.js';
 
 export type { RemoteBody } from './remote-http1.js';
 
@@ -164,16 +164,19 @@ interface Received {
 
 export interface ConnectionPolicy {
   /**
-   * Whether connections are kept open between requests. Default: only for https, where a new
-   * connection costs a TLS handshake. Over plain http every request has a connection of its own:
-   * servers that leave Nagle's algorithm on and write an answer in pieces (Virtuoso 7: headers,
-   * then the body in 32 KiB writes) wait for our ACK of each piece, and on a kept-alive connection
-   * Linux delays that ACK by 40 ms (delayed ACK in interactive mode); a fresh connection
-   * acknowledges at once. A connection costs well under a millisecond on a local network, and
-   * for queries it is opened ahead (see SpareConnection).
+   * Whether connections are kept open between requests (default: yes). Over plain http our own
+   * client reads the answers (remote-http1.ts): servers that leave Nagle's algorithm on and write
+   * an answer in pieces (Virtuoso 7: the body after 32 KiB) wait for our ACK of each piece, which
+   * Linux delays by 40 ms on a kept-alive connection; the client acknowledges such pieces at once
+   * and closes the connection after that answer. false: every request has a connection of its own
+   * (`Connection: close`). Either way, when no kept connection is ready, the next query's
+   * connection is opened ahead, once an answer has been read (see SpareConnections).
    */
   keepAlive?: boolean;
-  /** How long a connection opened ahead waits for its request; 0: none is opened ahead. Default SPARE_IDLE_MS. */
+  /**
+   * How long a connection kept or opened ahead waits for its request; 0: none is kept or opened
+   * ahead (a new connection per request). Default SPARE_IDLE_MS.
+   */
   spareIdleMs?: number;
 }
 
@@ -182,14 +185,27 @@ export class RemoteEndpoint {
   /** For messages and logs: without credentials or query string. */
   readonly name: string;
   private readonly authorization: string | undefined;
-  private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  private readonly httpsAgent: HttpsAgent;
   private readonly keepAlive: boolean;
   private readonly target: URL;
   private readonly destination: Destination;
-  /** A connection opened ahead for the next query (plain http without keep-alive only). */
-  private readonly spare: SpareConnection | undefined;
+  /** Connections kept or opened ahead for the next queries (plain http only). */
+  private readonly spare: SpareConnections | undefined;
   private readonly replenishSpare = (): void => this.spare?.replenish();
   private readonly replenishSoon = (): void => void setImmediate(this.replenishSpare);
+  /**
+   * After an answer: its connection, kept for the next query, or a new one opened for it, after
+   * that turn of the event loop (the answer has been sent on to our client by then): opening a
+   * connection costs a wake-up of the remote and of us.
+   */
+  private readonly answerRead = (reusable: Socket | undefined): void => {
+    if (reusable !== undefined) this.spare!.keep(reusable);
+    else this.replenishSoon();
+  };
+  /** After an update's answer: its connection, kept for the next query (none is opened ahead for updates). */
+  private readonly keepConnection = (reusable: Socket | undefined): void => {
+    if (reusable !== undefined) this.spare!.keep(reusable);
+  };
 
   constructor(endpoint: string, credentials: RemoteCredentials = {}, policy: ConnectionPolicy = {}) {
     let url: URL;
@@ -207,11 +223,11 @@ export class RemoteEndpoint {
     this.target = url;
     this.name = redactedEndpoint(url);
     this.authorization = authorizationHeader(credentials.user || credentials.token ? credentials : fromUrl);
-    this.keepAlive = policy.keepAlive ?? url.protocol === 'https:';
+    this.keepAlive = policy.keepAlive ?? true;
     this.destination = destinationOf(url, this.keepAlive);
-    this.agents = { http: new HttpAgent({ keepAlive: this.keepAlive }), https: new HttpsAgent({ keepAlive: this.keepAlive }) };
+    this.httpsAgent = new HttpsAgent({ keepAlive: this.keepAlive });
     const open = this.destination.ownConnection;
-    if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnection(open, policy.spareIdleMs);
+    if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnections(open, policy.spareIdleMs);
   }
 
   /**
@@ -242,11 +258,10 @@ export class RemoteEndpoint {
     throw error;
   }
 
-  /** Stops the connections kept for reuse (over plain http: the one opened ahead). */
+  /** Closes the connections kept for reuse or opened ahead. */
   close(): void {
     this.spare?.close();
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.httpsAgent.destroy();
   }
 
   private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
@@ -266,28 +281,28 @@ export class RemoteEndpoint {
   }
 
   /**
-   * One POST, its headers and form in a single write (Content-Length known). Over plain http
-   * without keep-alive, on the connection opened ahead when there is one, else a new one, read
-   * by our own client (remote-http1.ts); once the answer has been read, the next one is opened.
+   * One POST, its headers and form in a single write (Content-Length known). Over plain http, read
+   * by our own client (remote-http1.ts), on a connection kept or opened ahead when there is one,
+   * else a new one; once the answer has been read, its connection is kept for the next query or
+   * another is opened ahead. Over https, node:https with its agent's connections.
    */
   private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
     if (exchange.aborted) return Promise.reject(abortError());
     if (destination.ownConnection !== undefined) {
       const spare = mayTakeSpare ? this.spare?.take() : undefined;
       const socket = spare ?? destination.ownConnection();
-      // Once the answer is read, after that turn of the event loop (it has been sent on to our
-      // client by then): opening a connection costs a wake-up of the remote and of us, which
-      // would only slow the rest of a large answer down.
-      const request = new Http1Exchange(socket, requestBytes(destination, body, accept, authorization), mayTakeSpare && this.spare ? this.replenishSoon : undefined);
+      // Connections to where a redirect sent us are not kept: spares are for our remote.
+      const onComplete = this.spare === undefined || destination !== this.destination ? undefined : mayTakeSpare ? this.answerRead : this.keepConnection;
+      const request = new Http1Exchange(socket, requestBytes(destination, body, accept, authorization), this.keepAlive, onComplete);
       exchange.attach(request);
       return request.response;
     }
     const headers: OutgoingHttpHeaders = { 'content-type': FORM_MEDIA_TYPE, 'content-length': body.length, accept };
     if (authorization) headers.authorization = authorization;
     // Options rather than a URL: Node would convert the URL on every request.
-    const options: RequestOptions = { ...destination.options, headers, agent: destination.https ? this.agents.https : this.agents.http };
+    const options: RequestOptions = { ...destination.options, headers, agent: this.httpsAgent };
     return new Promise((resolve, reject) => {
-      const request = (destination.https ? httpsRequest : httpRequest)(options, (response) => {
+      const request = httpsRequest(options, (response) => {
         resolve({ status: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', headers: response.headers, body: new IncomingBody(response) });
       });
       request.once('socket', noDelay);
@@ -305,7 +320,7 @@ interface Destination {
   https: boolean;
   /** node:http's options. */
   options: Readonly<Pick<RequestOptions, 'method' | 'protocol' | 'hostname' | 'port' | 'path'>>;
-  /** Plain http without keep-alive: opens a connection for one request (our own client reads it). */
+  /** Plain http: opens a connection (our own client reads its answers). */
   ownConnection?: () => Socket;
   /** The request line and the headers every request has, for our own client. */
   requestStart: string;
@@ -317,9 +332,9 @@ function destinationOf(url: URL, keepAlive: boolean): Destination {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port || (https ? 443 : 80));
   const path = `${url.pathname}${url.search}`;
-  const ownConnection = https || keepAlive ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
+  const ownConnection = https ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
   // The URL parser has percent-encoded the path and punycoded the host: both are ASCII.
-  const requestStart = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\nContent-Type: ${FORM_MEDIA_TYPE}\r\n`;
+  const requestStart = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${keepAlive ? '' : 'Connection: close\r\n'}Content-Type: ${FORM_MEDIA_TYPE}\r\n`;
   return { https, options: { method: 'POST', protocol: url.protocol, hostname, port, path }, ownConnection, requestStart };
 }
 
@@ -403,7 +418,7 @@ async function boundedText(body: RemoteBody): Promise<string> {
   return text;
 }
 
-/** A body received by node:http (https, or connections kept alive). */
+/** A body received by node:https. */
 class IncomingBody implements RemoteBody {
   constructor(private readonly message: IncomingMessage) {}
 

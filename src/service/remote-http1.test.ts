@@ -63,7 +63,7 @@ describe('Http1Exchange', () => {
   after(() => server.stop());
 
   const request = Buffer.from('POST /sparql HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello', 'latin1');
-  const exchange = (onComplete?: () => void): Http1Exchange => new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, onComplete);
+  const exchange = (onComplete?: () => void): Http1Exchange => new Http1Exchange(connect({ host: "127.0.0.1", port: server.port }), request, false, onComplete);
 
   it('sends the request as given, in one piece, and reads an answer framed by Content-Length', async () => {
     let received = '';

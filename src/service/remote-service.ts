@@ -37,9 +37,9 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   queryTimeoutMs?: number;
   /** Time limit of an update; a request's timeoutMs may only lower it. */
   updateTimeoutMs?: number;
-  /** Keep connections to the remote open between requests; default: only for https (see ConnectionPolicy). */
+  /** Keep connections to the remote open between requests; default: yes (see ConnectionPolicy). */
   keepAlive?: boolean;
-  /** How long a connection opened ahead for the next query is kept unused (plain http); 0: none is opened ahead. */
+  /** How long a connection kept or opened ahead for the next query waits unused (plain http); 0: none is kept or opened ahead. */
   spareIdleMs?: number;
   /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
   healthCheckTtlMs?: number;
