@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { CancelledError, ProtocolError, SyntaxError, TimeoutError } from '../errors.js';
 import { formBody } from './remote-endpoint.js';
@@ -505,6 +506,59 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
       assert.deepEqual(requestsOn.slice(-2), [kept, kept + 1]);
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('RemoteService over https (node:https reads the answers)', () => {
+  // A self-signed certificate for 127.0.0.1 (valid until 2126), trusted by turning verification off in this test only.
+  const key = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgxT9XEEHnpIrkI6K3
+SLRsMvLzaJ+UU/Mm8v1JVceyiluhRANCAASkaVg1RJpI9+6APu/qeHqvB/vn0Odg
+H1DcAJd+UzIgq/D1oEYwJVk4GPMRqjDB5zjUbDqiC6hyoI4N/9Ln8SRP
+-----END PRIVATE KEY-----`;
+  const cert = `-----BEGIN CERTIFICATE-----
+MIIBkTCCATagAwIBAgIUKWx/pMO26LpkFYzImfsNzpmGx6wwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyNjA1NTkyMloYDzIxMjYxMTAy
+MDU1OTIyWjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAASkaVg1RJpI9+6APu/qeHqvB/vn0OdgH1DcAJd+UzIgq/D1oEYwJVk4
+GPMRqjDB5zjUbDqiC6hyoI4N/9Ln8SRPo2QwYjAdBgNVHQ4EFgQUzp/zV/puneVT
+/GSTIs7UGNU1+qcwHwYDVR0jBBgwFoAUzp/zV/puneVT/GSTIs7UGNU1+qcwDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0kAMEYC
+IQCrEtFs2iK85SuUC1Fj0CxKDscPgBzxcyaOu25skk2xvQIhAO07bYDu2AH0fcsJ
+P/ViEOdWib2n+ePOCrvG7Opyyf/n
+-----END CERTIFICATE-----`;
+
+  it('reads whole and streamed answers and the remote\'s errors, on kept-alive connections', async () => {
+    const connections: Socket[] = [];
+    let answer: (response: ServerResponse) => void = () => undefined;
+    const server = createHttpsServer({ key, cert }, (raw, response) => {
+      raw.resume();
+      raw.on('end', () => answer(response));
+    });
+    server.on('secureConnection', (socket: Socket) => void connections.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const verification = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const service = new RemoteService({ queryEndpoint: `https://127.0.0.1:${(server.address() as AddressInfo).port}/sparql` });
+    try {
+      answer = (response) => json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] } });
+      assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
+      answer = (response) => {
+        response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+        response.write('?x\n1\n');
+        response.end('2\n');
+      };
+      assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' }))).length, 2);
+      answer = (response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('it broke');
+      await assert.rejects(service.query({ query: 'SELECT ?x {}' }), (error: Error) => error instanceof RemoteEndpointError && /500.*it broke/.test(error.message));
+      assert.equal(connections.length, 1);
+    } finally {
+      if (verification === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = verification;
+      await service.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
