@@ -166,4 +166,36 @@ describe('Http1Exchange', () => {
     await iterator.return!();
     await server.closed.at(-1);
   });
+
+  it('on a kept-alive connection, acknowledges a piece of the answer with an empty line, and hands the connection back only when it sent none', async () => {
+    const keptAlive = (onComplete: (socket: Socket | undefined) => void): Http1Exchange =>
+      new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, onComplete);
+    let afterRequest = '';
+    server.script = (socket) => {
+      socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc');
+      // The rest only once the client acknowledged the first piece with data of its own.
+      socket.once('data', () => socket.write('def'));
+    };
+    let handedBack: Socket | undefined | null = null;
+    const nudged = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await nudged.body.whole()).toString(), 'abcdef');
+    assert.equal(afterRequest, '\r\n');
+    assert.equal(handedBack, undefined, 'a nudged connection is not handed back');
+    server.script = (socket) => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc');
+    const whole = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await whole.body.whole()).toString(), 'abc');
+    assert.ok(handedBack, 'an answer read in one piece leaves the connection for the next request');
+    (handedBack as Socket).destroy();
+    // A remote that closes after the answer is never nudged (it could answer our bytes with a reset).
+    afterRequest = '';
+    server.script = (socket) => {
+      socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
+      void writeInPieces(socket, ['HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n', 'one ', 'two']);
+    };
+    const closing = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await closing.body.whole()).toString(), 'one two');
+    assert.equal(afterRequest, '');
+    assert.equal(handedBack, undefined);
+  });
 });

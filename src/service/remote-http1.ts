@@ -97,7 +97,9 @@ export class Http1Exchange {
   private readonly onData = (chunk: Buffer): void => {
     if (this.body !== undefined) this.body.receive(chunk);
     else this.receiveHead(chunk);
-    if (!this.finished && this.keepAlive) this.nudge();
+    // Only once the head says the remote keeps the connection: one that closes it after the answer
+    // (and so sends what it holds back) could answer our bytes with a reset, and lose the rest.
+    if (!this.finished && this.reusable) this.nudge();
   };
 
   /**
