@@ -6,11 +6,13 @@
  * Also prints the CPU time the Quiver process spent per request: on a busy machine the latency
  * difference includes waiting for a core (two processes instead of one), the CPU time does not.
  *
- * Virtuoso is asked two ways: on a new connection per request (`direct`, how Quiver asks it), and
+ * Virtuoso is asked two ways: on a new connection per request (`direct`, the bar's baseline), and
  * on one kept-alive connection (`direct-ka`). Virtuoso leaves Nagle's algorithm on and writes an
  * answer of more than 32 KiB in pieces, so on a kept-alive connection each piece after the first
- * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6.
- * Quiver itself is asked on a kept-alive connection (it sends with TCP_NODELAY).
+ * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6 with
+ * a plain client such as this one's. (Quiver keeps its connections to Virtuoso and acknowledges
+ * such pieces at once: see src/service/remote-http1.ts.) Quiver itself is asked on a kept-alive
+ * connection (it sends with TCP_NODELAY).
  *
  *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE]  [--proxy] [--cpu-prof DIR] [--node-flag FLAG]...
  *
@@ -258,9 +260,9 @@ function report(samples: Sample[], ways: Way[], seed: number): void {
       `${way} adds ${figures.overhead.toFixed(2)} ms (95%: ${range(intervals.overhead)}), paired ${figures.paired.toFixed(2)} ms (95%: ${range(intervals.paired)})`,
     );
   }
-  // The bar's baseline is `direct` (how Quiver asks Virtuoso). A client of Virtuoso alone could keep
-  // its connection instead: faster on small answers (no connect), 40 ms slower on Q2; shown so that
-  // the figure is read against both.
+  // The bar's baseline is `direct`. A client of Virtuoso alone could keep its connection instead:
+  // faster on small answers (no connect), 40 ms slower on Q2; shown so that the figure is read
+  // against both.
   const keptAlive = median(samples.map((s) => s.ms['direct-ka']!));
   console.log(`against direct-ka instead: quiver median - direct-ka median = ${(median(samples.map((s) => s.ms.quiver!)) - keptAlive).toFixed(2)} ms`);
 }

@@ -4,12 +4,15 @@
  * go to the remote only, and an exchange that stops the request when the time limit passes, the
  * client goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSyntaxError, TimeoutError } from '../errors.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
-import { SpareConnection } from './remote-spare-connection.js';
+import { Http1Exchange, type RemoteBody } from './remote-http1.js';
+import { SpareConnections } from './remote-spare-connections.js';
+
+export type { RemoteBody } from './remote-http1.js';
 
 export interface RemoteCredentials {
   /** HTTP Basic authentication. */
@@ -20,6 +23,12 @@ export interface RemoteCredentials {
 }
 
 type EndReason = 'timeout' | 'cancelled' | 'closed';
+
+/** A request under way: node:http's ClientRequest, or our own exchange on a connection of its own. */
+interface RequestUnderWay {
+  readonly destroyed: boolean;
+  destroy(error?: Error): unknown;
+}
 
 /**
  * The life of one request to the remote: from sending it to the last byte of its answer. Whatever
@@ -36,7 +45,7 @@ export class RemoteExchange {
   private failed = false;
   private stopped = false;
   /** The request to the remote under way (the last one sent: a redirect or a retry replaces it). */
-  private request: ClientRequest | undefined;
+  private request: RequestUnderWay | undefined;
   private readonly startedAt = performance.now();
 
   constructor(
@@ -56,7 +65,7 @@ export class RemoteExchange {
   }
 
   /** The request now sent for this exchange, destroyed if the exchange stops before its answer is read. */
-  attach(request: ClientRequest): void {
+  attach(request: RequestUnderWay): void {
     this.request = request;
     if (this.stopped) request.destroy(abortError());
   }
@@ -141,21 +150,33 @@ export interface RemoteResponse {
   mediaType: string;
   /** Bytes of the body when the remote said (Content-Length). */
   length?: number;
-  body: IncomingMessage;
+  body: RemoteBody;
+}
+
+/** An answer as received, redirects included. */
+interface Received {
+  status: number;
+  statusMessage: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  body: RemoteBody;
 }
 
 export interface ConnectionPolicy {
   /**
-   * Whether connections are kept open between requests. Default: only for https, where a new
-   * connection costs a TLS handshake. Over plain http every request has a connection of its own:
-   * servers that leave Nagle's algorithm on and write an answer in pieces (Virtuoso 7: headers,
-   * then the body in 32 KiB writes) wait for our ACK of each piece, and on a kept-alive connection
-   * Linux delays that ACK by 40 ms (delayed ACK in interactive mode); a fresh connection
-   * acknowledges at once. A connection costs well under a millisecond on a local network, and
-   * for queries it is opened ahead (see SpareConnection).
+   * Whether connections are kept open between requests (default: yes). Over plain http our own
+   * client reads the answers (remote-http1.ts): servers that leave Nagle's algorithm on and write
+   * an answer in pieces (Virtuoso 7: the body after 32 KiB) wait for our ACK of each piece, which
+   * Linux delays by 40 ms on a kept-alive connection; the client acknowledges such pieces at once
+   * and closes the connection after that answer. false: every request has a connection of its own
+   * (`Connection: close`). Either way, when no kept connection is ready, the next query's
+   * connection is opened ahead, once an answer has been read (see SpareConnections).
    */
   keepAlive?: boolean;
-  /** How long a connection opened ahead waits for its request; 0: none is opened ahead. Default SPARE_IDLE_MS. */
+  /**
+   * How long a connection kept or opened ahead waits for its request; 0: none is kept or opened
+   * ahead (a new connection per request). Default SPARE_IDLE_MS.
+   */
   spareIdleMs?: number;
 }
 
@@ -164,13 +185,27 @@ export class RemoteEndpoint {
   /** For messages and logs: without credentials or query string. */
   readonly name: string;
   private readonly authorization: string | undefined;
-  private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  private readonly httpsAgent: HttpsAgent;
+  private readonly keepAlive: boolean;
   private readonly target: URL;
   private readonly destination: Destination;
-  /** A connection opened ahead for the next query (plain http without keep-alive only). */
-  private readonly spare: SpareConnection | undefined;
+  /** Connections kept or opened ahead for the next queries (plain http only). */
+  private readonly spare: SpareConnections | undefined;
   private readonly replenishSpare = (): void => this.spare?.replenish();
   private readonly replenishSoon = (): void => void setImmediate(this.replenishSpare);
+  /**
+   * After an answer: its connection, kept for the next query, or a new one opened for it, after
+   * that turn of the event loop (the answer has been sent on to our client by then): opening a
+   * connection costs a wake-up of the remote and of us.
+   */
+  private readonly answerRead = (reusable: Socket | undefined): void => {
+    if (reusable !== undefined) this.spare!.keep(reusable);
+    else this.replenishSoon();
+  };
+  /** After an update's answer: its connection, kept for the next query (none is opened ahead for updates). */
+  private readonly keepConnection = (reusable: Socket | undefined): void => {
+    if (reusable !== undefined) this.spare!.keep(reusable);
+  };
 
   constructor(endpoint: string, credentials: RemoteCredentials = {}, policy: ConnectionPolicy = {}) {
     let url: URL;
@@ -186,17 +221,13 @@ export class RemoteEndpoint {
     url.password = '';
     this.url = url.href;
     this.target = url;
-    this.destination = destinationOf(url);
     this.name = redactedEndpoint(url);
     this.authorization = authorizationHeader(credentials.user || credentials.token ? credentials : fromUrl);
-    const keepAlive = policy.keepAlive ?? url.protocol === 'https:';
-    this.agents = { http: new HttpAgent({ keepAlive }), https: new HttpsAgent({ keepAlive }) };
-    if (!keepAlive && url.protocol === 'http:' && policy.spareIdleMs !== 0) {
-      const port = Number(url.port || 80);
-      // The hostname of a URL keeps an IPv6 address in brackets; connect wants it bare.
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      this.spare = new SpareConnection(() => connect({ host, port }), policy.spareIdleMs);
-    }
+    this.keepAlive = policy.keepAlive ?? true;
+    this.destination = destinationOf(url, this.keepAlive);
+    this.httpsAgent = new HttpsAgent({ keepAlive: this.keepAlive });
+    const open = this.destination.ownConnection;
+    if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnections(open, policy.spareIdleMs);
   }
 
   /**
@@ -206,7 +237,7 @@ export class RemoteEndpoint {
    */
   async post(form: Iterable<[string, string]>, accept: string, exchange: RemoteExchange, retryStale: boolean): Promise<RemoteResponse> {
     const body = formBody(form);
-    let response: IncomingMessage;
+    let response: Received;
     try {
       // Only a request that may be sent again takes a connection opened ahead: the remote could
       // close one just as we use it.
@@ -219,61 +250,62 @@ export class RemoteEndpoint {
         throw exchange.failure(again);
       }
     }
-    const status = response.statusCode ?? 0;
-    if (status >= 200 && status < 300) return { status, mediaType: mediaTypeOf(response), length: contentLength(response), body: response };
-    const text = await boundedText(response).catch(() => '');
-    const error = exchange.failure(errorForRemoteStatus(status, response.statusMessage ?? '', text, this.name));
+    const status = response.status;
+    if (status >= 200 && status < 300) return { status, mediaType: mediaTypeOf(response), length: contentLength(response), body: response.body };
+    const text = await boundedText(response.body).catch(() => '');
+    const error = exchange.failure(errorForRemoteStatus(status, response.statusMessage, text, this.name));
     exchange.release();
     throw error;
   }
 
-  /** Stops the connections kept for reuse (over plain http: the one opened ahead). */
+  /** Closes the connections kept for reuse or opened ahead. */
   close(): void {
     this.spare?.close();
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.httpsAgent.destroy();
   }
 
-  private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<IncomingMessage> {
+  private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
     let response = await this.send(this.destination, body, accept, this.authorization, exchange, mayTakeSpare);
     let target = this.target;
     for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
-      const location = isRedirect(response.statusCode) ? response.headers.location : undefined;
-      if (location === undefined) return response;
-      response.resume();
+      const location = isRedirect(response.status) ? response.headers.location : undefined;
+      if (typeof location !== 'string') return response;
+      response.body.discard();
       target = new URL(location, target);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new RemoteEndpointError(`the remote endpoint ${this.name} redirected to a ${target.protocol} URL`);
       // Credentials are for the remote we were given, not for wherever it sends us.
       const authorization = target.origin === this.target.origin ? this.authorization : undefined;
-      response = await this.send(destinationOf(target), body, accept, authorization, exchange, false);
+      response = await this.send(destinationOf(target, this.keepAlive), body, accept, authorization, exchange, false);
     }
     return response;
   }
 
   /**
-   * One POST, its headers and form in a single write (Content-Length known), on the connection
-   * opened ahead when there is one; once the answer has been read, the next one is opened.
+   * One POST, its headers and form in a single write (Content-Length known). Over plain http, read
+   * by our own client (remote-http1.ts), on a connection kept or opened ahead when there is one,
+   * else a new one; once the answer has been read, its connection is kept for the next query or
+   * another is opened ahead. Over https, node:https with its agent's connections.
    */
-  private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<IncomingMessage> {
+  private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
     if (exchange.aborted) return Promise.reject(abortError());
+    if (destination.ownConnection !== undefined) {
+      const spare = mayTakeSpare ? this.spare?.take() : undefined;
+      const socket = spare ?? destination.ownConnection();
+      // Connections to where a redirect sent us are not kept: spares are for our remote.
+      const onComplete = this.spare === undefined || destination !== this.destination ? undefined : mayTakeSpare ? this.answerRead : this.keepConnection;
+      const request = new Http1Exchange(socket, requestBytes(destination, body, accept, authorization), this.keepAlive, onComplete);
+      exchange.attach(request);
+      return request.response;
+    }
     const headers: OutgoingHttpHeaders = { 'content-type': FORM_MEDIA_TYPE, 'content-length': body.length, accept };
     if (authorization) headers.authorization = authorization;
-    const socket = mayTakeSpare ? this.spare?.take() : undefined;
-    // Without an agent, a request goes out on the connection createConnection returns, and closes it
-    // after the answer. Options rather than a URL: Node would convert the URL on every request.
-    const options: RequestOptions = { ...destination.options, headers };
-    if (socket) options.createConnection = () => socket;
-    else options.agent = destination.https ? this.agents.https : this.agents.http;
+    // Options rather than a URL: Node would convert the URL on every request.
+    const options: RequestOptions = { ...destination.options, headers, agent: this.httpsAgent };
     return new Promise((resolve, reject) => {
-      const request = (destination.https ? httpsRequest : httpRequest)(options, (response) => {
-        // Once the answer is read, after that turn of the event loop (it has been sent on to our
-        // client by then): opening a connection costs a wake-up of the remote and of us, which
-        // would only slow the rest of a large answer down.
-        if (mayTakeSpare && this.spare) response.once('end', this.replenishSoon);
-        resolve(response);
+      const request = httpsRequest(options, (response) => {
+        resolve({ status: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', headers: response.headers, body: new IncomingBody(response) });
       });
-      // A spare has had Nagle's algorithm turned off when it was opened.
-      if (!socket) request.once('socket', noDelay);
+      request.once('socket', noDelay);
       request.once('error', reject);
       exchange.attach(request);
       request.end(body);
@@ -283,17 +315,37 @@ export class RemoteEndpoint {
 
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
 
-/** Where a request goes: node:http's options for a URL, worked out once. */
+/** Where a request goes, worked out once per URL. */
 interface Destination {
   https: boolean;
+  /** node:http's options. */
   options: Readonly<Pick<RequestOptions, 'method' | 'protocol' | 'hostname' | 'port' | 'path'>>;
+  /** Plain http: opens a connection (our own client reads its answers). */
+  ownConnection?: () => Socket;
+  /** The request line and the headers every request has, for our own client. */
+  requestStart: string;
 }
 
-function destinationOf(url: URL): Destination {
+function destinationOf(url: URL, keepAlive: boolean): Destination {
   const https = url.protocol === 'https:';
-  // The hostname of a URL keeps an IPv6 address in brackets; node:http wants it bare.
+  // The hostname of a URL keeps an IPv6 address in brackets; node:http and connect want it bare.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return { https, options: { method: 'POST', protocol: url.protocol, hostname, port: url.port || (https ? 443 : 80), path: `${url.pathname}${url.search}` } };
+  const port = Number(url.port || (https ? 443 : 80));
+  const path = `${url.pathname}${url.search}`;
+  const ownConnection = https ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
+  // The URL parser has percent-encoded the path and punycoded the host: both are ASCII.
+  const requestStart = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${keepAlive ? '' : 'Connection: close\r\n'}Content-Type: ${FORM_MEDIA_TYPE}\r\n`;
+  return { https, options: { method: 'POST', protocol: url.protocol, hostname, port, path }, ownConnection, requestStart };
+}
+
+/** The request for our own client: head and form in one buffer, for one write. */
+function requestBytes(destination: Destination, form: Buffer, accept: string, authorization: string | undefined): Buffer {
+  const head = `${destination.requestStart}Content-Length: ${form.length}\r\nAccept: ${accept}\r\n${authorization ? `Authorization: ${authorization}\r\n` : ''}\r\n`;
+  // Every header is ASCII (see authorizationHeader), so a character is a byte.
+  const bytes = Buffer.allocUnsafe(head.length + form.length);
+  bytes.write(head, 0, 'latin1');
+  form.copy(bytes, head.length);
+  return bytes;
 }
 
 /**
@@ -331,33 +383,97 @@ function isRedirect(status: number | undefined): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-function mediaTypeOf(response: IncomingMessage): string {
-  return (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+function mediaTypeOf(response: Received): string {
+  return String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-function contentLength(response: IncomingMessage): number | undefined {
+function contentLength(response: Received): number | undefined {
   const header = response.headers['content-length'];
   // Compressed or chunked bodies have no length we could rely on (we ask for neither encoding).
-  if (header === undefined || response.headers['content-encoding'] !== undefined || !/^\d+$/.test(header)) return undefined;
+  if (typeof header !== 'string' || response.headers['content-encoding'] !== undefined || !/^\d+$/.test(header)) return undefined;
   return Number(header);
 }
 
 function authorizationHeader(credentials: RemoteCredentials): string | undefined {
-  if (credentials.token) return `Bearer ${credentials.token}`;
+  if (credentials.token) {
+    // A header value, written as it is: printable ASCII only (RFC 6750's token characters are fewer still).
+    if (!/^[\x21-\x7e]+$/.test(credentials.token)) throw new TypeError('the remote token may only contain printable ASCII characters (no spaces)');
+    return `Bearer ${credentials.token}`;
+  }
   if (credentials.user) return `Basic ${Buffer.from(`${credentials.user}:${credentials.password ?? ''}`).toString('base64')}`;
   return undefined;
 }
 
-async function boundedText(response: IncomingMessage): Promise<string> {
+async function boundedText(body: RemoteBody): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   try {
-    for await (const chunk of response as AsyncIterable<Buffer>) {
+    for await (const chunk of body.chunks()) {
       text += decoder.decode(chunk, { stream: true });
       if (text.length >= MAX_ERROR_BODY) break;
     }
   } finally {
-    response.destroy();
+    body.destroy();
   }
   return text;
+}
+
+/** A body received by node:https. */
+class IncomingBody implements RemoteBody {
+  constructor(private readonly message: IncomingMessage) {}
+
+  whole(): Promise<Buffer> {
+    return wholeMessage(this.message);
+  }
+
+  async *chunks(): AsyncGenerator<Buffer> {
+    let done = false;
+    try {
+      for await (const chunk of this.message as AsyncIterable<Buffer>) yield chunk;
+      done = true;
+    } finally {
+      // Abandoned or failed halfway: the connection cannot serve another request.
+      if (!done) this.message.destroy();
+    }
+  }
+
+  discard(): void {
+    this.message.resume();
+  }
+
+  destroy(): void {
+    this.message.destroy();
+  }
+}
+
+/**
+ * The body, gathered from its events (no async iteration: a turn of the event loop less per chunk).
+ * Once it is read our listeners leave the response (but for the one for errors: an 'error' without
+ * a listener would be thrown): a closed socket's wrapper is kept through young-generation
+ * collections (V8 treats the weak handles of Node's native wrappers as strong there), and with it
+ * the response and whatever its listeners hold, the chunks among them.
+ */
+function wholeMessage(body: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer): void => void chunks.push(chunk);
+    const detach = (): void => {
+      body.off('data', onData).off('end', onEnd).off('close', onClose);
+      chunks = [];
+    };
+    const onEnd = (): void => {
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      detach();
+      resolve(bytes);
+    };
+    const onError = (error: Error): void => {
+      detach();
+      reject(error);
+    };
+    const onClose = (): void => {
+      detach();
+      reject(new RemoteEndpointError('the remote endpoint closed the connection before the end of its answer'));
+    };
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }

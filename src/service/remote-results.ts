@@ -6,7 +6,6 @@
  * Results of a known, modest length are read whole and parsed in one go instead (JSON.parse for
  * JSON): several times faster than the incremental reader, and small enough to hold anyway.
  */
-import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/results-parser.js';
 import { parseRdf } from '../formats/rdf-parser.js';
@@ -50,8 +49,10 @@ const WHOLE_RESULTS_LIMIT = 1024 * 1024;
 async function readWhole(response: RemoteResponse, exchange: RemoteExchange): Promise<WholeBody> {
   let body: WholeBody;
   try {
-    body = await wholeBody(response.body);
+    const bytes = await response.body.whole();
     exchange.answeredCompletely();
+    // As TextDecoder would: a byte order mark is not part of the document.
+    body = new WholeBody(startsWithByteOrderMark(bytes) ? bytes.subarray(3) : bytes);
   } catch (error) {
     throw exchange.failure(error);
   }
@@ -173,39 +174,6 @@ function startsWithByteOrderMark(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-/**
- * The body, gathered from its events (no async iteration: a turn of the event loop less per chunk).
- * Once it is read our listeners leave the response (but for the one for errors: an 'error' without
- * a listener would be thrown): a closed socket's wrapper is kept through young-generation
- * collections (V8 treats the weak handles of Node's native wrappers as strong there), and with it
- * the response and whatever its listeners hold, the chunks among them.
- */
-function wholeBody(body: IncomingMessage): Promise<WholeBody> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    const onData = (chunk: Buffer): void => void chunks.push(chunk);
-    const detach = (): void => {
-      body.off('data', onData).off('end', onEnd).off('close', onClose);
-      chunks = [];
-    };
-    const onEnd = (): void => {
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      detach();
-      // As TextDecoder would: a byte order mark is not part of the document.
-      resolve(new WholeBody(startsWithByteOrderMark(bytes) ? bytes.subarray(3) : bytes));
-    };
-    const onError = (error: Error): void => {
-      detach();
-      reject(error);
-    };
-    const onClose = (): void => {
-      detach();
-      reject(new RemoteEndpointError('the remote endpoint closed the connection before the end of its answer'));
-    };
-    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
 /** The rows, read when first asked for; a failure to read them is the remote's (a 502). */
 async function* oneBatch(read: () => SolutionRow[], exchange: RemoteExchange | undefined): AsyncGenerator<SolutionRow[]> {
   let rows: SolutionRow[];
@@ -267,7 +235,7 @@ function isTrue(term: Term | undefined): boolean {
 async function* bodyChunks(response: RemoteResponse, exchange: RemoteExchange): AsyncGenerator<Uint8Array> {
   let done = false;
   try {
-    for await (const chunk of response.body as AsyncIterable<Buffer>) yield chunk;
+    for await (const chunk of response.body.chunks()) yield chunk;
     done = true;
     exchange.answeredCompletely();
   } finally {

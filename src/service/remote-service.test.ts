@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { CancelledError, ProtocolError, SyntaxError, TimeoutError } from '../errors.js';
 import { formBody } from './remote-endpoint.js';
@@ -304,14 +305,15 @@ describe('RemoteService', () => {
     assert.equal(remote.last.headers.authorization, `Basic ${Buffer.from('quiver:s3cret').toString('base64')}`);
   });
 
-  it('gives each request a connection of its own over plain http (kept-alive ones stall on Nagle)', async () => {
+  it('keeps connections open over plain http, unless asked not to', async () => {
     remote.script = (_request, response) => json(response, { head: {}, boolean: true });
     await service.query({ query: 'ASK {}' });
+    // HTTP/1.1 keeps a connection unless a side says close.
+    assert.equal(remote.last.headers.connection, undefined);
+    const closing = new RemoteService({ queryEndpoint: remote.url, keepAlive: false });
+    await closing.query({ query: 'ASK {}' });
     assert.equal(remote.last.headers.connection, 'close');
-    const keeping = new RemoteService({ queryEndpoint: remote.url, keepAlive: true });
-    await keeping.query({ query: 'ASK {}' });
-    assert.equal(remote.last.headers.connection, 'keep-alive');
-    await keeping.close();
+    await closing.close();
   });
 
   it('rejects explain, as the explain contract asks of a remote service', async () => {
@@ -344,10 +346,12 @@ describe('RemoteService without a remote', () => {
   });
 });
 
-describe('RemoteService: the connection opened ahead for the next query (plain http)', () => {
+describe('RemoteService: connections kept or opened ahead for the next query (plain http)', () => {
   /** Every connection the remote accepted, in order, and the connection each request came on. */
   const connections: Socket[] = [];
   let resetNextRequest = false;
+  /** Answers of this many bytes or more are written in two pieces, as Virtuoso writes large ones. */
+  let inPieces = Infinity;
   const requestsOn: number[] = [];
   let server: Server;
   let url = '';
@@ -361,7 +365,14 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
           resetNextRequest = false;
           return void raw.socket.destroy();
         }
-        json(response, { head: {}, boolean: true });
+        // With its length, as Virtuoso sends answers (a chunked boolean is abandoned once read, and its connection with it).
+        if (inPieces === Infinity) return void response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': 26 }).end('{"head":{},"boolean":true}');
+        const text = JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'literal', value: 'x'.repeat(inPieces) } }] } });
+        response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': Buffer.byteLength(text) });
+        response.write(text.slice(0, 100));
+        // The rest only once the client has acknowledged the first piece with data of its own (the
+        // nudge), as a server with Nagle's algorithm on and a client delaying its ACKs would do.
+        raw.socket.once('data', () => response.end(text.slice(100)));
       });
     });
     server.on('connection', (socket: Socket) => void connections.push(socket));
@@ -377,7 +388,7 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
   const ask = (service: RemoteService): Promise<QueryResult> => service.query({ query: 'ASK {}' });
 
   it('sends the next query on a connection opened once the previous answer was read, and opens another', async () => {
-    const service = new RemoteService({ queryEndpoint: url });
+    const service = new RemoteService({ queryEndpoint: url, keepAlive: false });
     try {
       const first = connections.length;
       await ask(service);
@@ -394,7 +405,7 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
   });
 
   it('leaves no connection open once closed', async () => {
-    const service = new RemoteService({ queryEndpoint: url });
+    const service = new RemoteService({ queryEndpoint: url, keepAlive: false });
     await ask(service);
     await until(() => open() === 1, 'only the spare is open');
     await service.close();
@@ -402,7 +413,7 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
   });
 
   it('gives the spare up when it waited too long, and when the remote closed it; queries go on regardless', async () => {
-    const service = new RemoteService({ queryEndpoint: url, spareIdleMs: 50 });
+    const service = new RemoteService({ queryEndpoint: url, keepAlive: false, spareIdleMs: 50 });
     try {
       await ask(service);
       await until(() => open() === 1, 'the spare is open');
@@ -420,7 +431,7 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
   });
 
   it('sends a query again on a new connection when its spare breaks under it', async () => {
-    const service = new RemoteService({ queryEndpoint: url });
+    const service = new RemoteService({ queryEndpoint: url, keepAlive: false });
     try {
       await ask(service);
       const spare = connections.length;
@@ -434,7 +445,7 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
   });
 
   it('opens none ahead for updates, nor when asked not to (spareIdleMs 0)', async () => {
-    const updates = new RemoteService({ queryEndpoint: url });
+    const updates = new RemoteService({ queryEndpoint: url, keepAlive: false });
     const none = new RemoteService({ queryEndpoint: url, spareIdleMs: 0 });
     try {
       const before = connections.length;
@@ -445,6 +456,109 @@ describe('RemoteService: the connection opened ahead for the next query (plain h
     } finally {
       await updates.close();
       await none.close();
+    }
+  });
+
+  it('sends the next queries on the connection of the last answer, and keeps one per query running at once', async () => {
+    const service = new RemoteService({ queryEndpoint: url });
+    try {
+      const first = connections.length;
+      await ask(service);
+      await ask(service);
+      await ask(service);
+      assert.deepEqual(requestsOn.slice(-3), [first, first, first]);
+      await Promise.all([ask(service), ask(service), ask(service)]);
+      assert.equal(connections.length, first + 3);
+      await ask(service);
+      assert.equal(connections.length, first + 3);
+    } finally {
+      await service.close();
+    }
+    await until(() => open() === 0, 'the kept connections are closed');
+  });
+
+  it('acknowledges an answer that comes in pieces at once, and then sends the next query on another connection', async () => {
+    const service = new RemoteService({ queryEndpoint: url });
+    inPieces = 1000;
+    try {
+      const first = connections.length;
+      const result = await service.query({ query: 'SELECT ?x {}' });
+      assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
+      inPieces = Infinity;
+      await until(() => connections.length === first + 2, 'a connection is opened ahead');
+      await ask(service);
+      assert.equal(requestsOn.at(-1), first + 1);
+      // The nudged connection is closed: its empty lines never come before another request.
+      await until(() => connections[first]!.destroyed || connections[first]!.readableEnded, 'the nudged connection is closed');
+    } finally {
+      inPieces = Infinity;
+      await service.close();
+    }
+  });
+
+  it('sends a query again on a new connection when the remote closed a kept one under it', async () => {
+    const service = new RemoteService({ queryEndpoint: url });
+    try {
+      await ask(service);
+      const kept = connections.length - 1;
+      resetNextRequest = true;
+      assert.deepEqual(await ask(service), { kind: 'boolean', value: true });
+      assert.deepEqual(requestsOn.slice(-2), [kept, kept + 1]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('RemoteService over https (node:https reads the answers)', () => {
+  // A self-signed certificate for 127.0.0.1 (valid until 2126), trusted by turning verification off in this test only.
+  const key = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgxT9XEEHnpIrkI6K3
+SLRsMvLzaJ+UU/Mm8v1JVceyiluhRANCAASkaVg1RJpI9+6APu/qeHqvB/vn0Odg
+H1DcAJd+UzIgq/D1oEYwJVk4GPMRqjDB5zjUbDqiC6hyoI4N/9Ln8SRP
+-----END PRIVATE KEY-----`;
+  const cert = `-----BEGIN CERTIFICATE-----
+MIIBkTCCATagAwIBAgIUKWx/pMO26LpkFYzImfsNzpmGx6wwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyNjA1NTkyMloYDzIxMjYxMTAy
+MDU1OTIyWjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAASkaVg1RJpI9+6APu/qeHqvB/vn0OdgH1DcAJd+UzIgq/D1oEYwJVk4
+GPMRqjDB5zjUbDqiC6hyoI4N/9Ln8SRPo2QwYjAdBgNVHQ4EFgQUzp/zV/puneVT
+/GSTIs7UGNU1+qcwHwYDVR0jBBgwFoAUzp/zV/puneVT/GSTIs7UGNU1+qcwDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0kAMEYC
+IQCrEtFs2iK85SuUC1Fj0CxKDscPgBzxcyaOu25skk2xvQIhAO07bYDu2AH0fcsJ
+P/ViEOdWib2n+ePOCrvG7Opyyf/n
+-----END CERTIFICATE-----`;
+
+  it('reads whole and streamed answers and the remote\'s errors, on kept-alive connections', async () => {
+    const connections: Socket[] = [];
+    let answer: (response: ServerResponse) => void = () => undefined;
+    const server = createHttpsServer({ key, cert }, (raw, response) => {
+      raw.resume();
+      raw.on('end', () => answer(response));
+    });
+    server.on('secureConnection', (socket: Socket) => void connections.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const verification = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const service = new RemoteService({ queryEndpoint: `https://127.0.0.1:${(server.address() as AddressInfo).port}/sparql` });
+    try {
+      answer = (response) => json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] } });
+      assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
+      answer = (response) => {
+        response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+        response.write('?x\n1\n');
+        response.end('2\n');
+      };
+      assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' }))).length, 2);
+      answer = (response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('it broke');
+      await assert.rejects(service.query({ query: 'SELECT ?x {}' }), (error: Error) => error instanceof RemoteEndpointError && /500.*it broke/.test(error.message));
+      assert.equal(connections.length, 1);
+    } finally {
+      if (verification === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = verification;
+      await service.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -8,7 +8,7 @@
  * the next request after it comes back simply succeeds.
  */
 import { OverloadedError, ProtocolError } from '../errors.js';
-import { RemoteEndpoint, RemoteExchange, type RemoteCredentials } from './remote-endpoint.js';
+import { RemoteEndpoint, RemoteExchange, type RemoteBody, type RemoteCredentials } from './remote-endpoint.js';
 import { RemoteGraphStore } from './remote-graph-store.js';
 import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
@@ -37,9 +37,9 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   queryTimeoutMs?: number;
   /** Time limit of an update; a request's timeoutMs may only lower it. */
   updateTimeoutMs?: number;
-  /** Keep connections to the remote open between requests; default: only for https (see ConnectionPolicy). */
+  /** Keep connections to the remote open between requests; default: yes (see ConnectionPolicy). */
   keepAlive?: boolean;
-  /** How long a connection opened ahead for the next query is kept unused (plain http); 0: none is opened ahead. */
+  /** How long a connection kept or opened ahead for the next query waits unused (plain http); 0: none is kept or opened ahead. */
   spareIdleMs?: number;
   /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
   healthCheckTtlMs?: number;
@@ -177,8 +177,8 @@ export function createRemoteService(options: RemoteServiceOptions): RemoteServic
   return new RemoteService(options);
 }
 
-async function drain(body: AsyncIterable<unknown>): Promise<void> {
-  for await (const chunk of body) void chunk;
+async function drain(body: RemoteBody): Promise<void> {
+  for await (const chunk of body.chunks()) void chunk;
 }
 
 /** Posts a request whose success is all that matters: its answer is read to the end and dropped. */

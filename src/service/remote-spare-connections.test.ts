@@ -1,12 +1,12 @@
 /**
- * SpareConnection against a loopback TCP server: a connection opened ahead is handed to exactly one
- * request, and one that went bad while it waited (idle too long, closed or written to by the remote,
- * never connected) is given up without anyone seeing an error.
+ * SpareConnections against a loopback TCP server: a connection opened ahead or kept after a request
+ * is handed to exactly one request, and one that went bad while it waited (idle too long, closed or
+ * written to by the remote, never connected) is given up without anyone seeing an error.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { SpareConnection } from './remote-spare-connection.js';
+import { SpareConnections } from './remote-spare-connections.js';
 
 /** A TCP server that keeps every connection open and remembers them. */
 class Listener {
@@ -41,7 +41,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('SpareConnection', () => {
+describe('SpareConnections', () => {
   const listener = new Listener();
   let port = 0;
   const opener = (): Socket => connect({ host: '127.0.0.1', port });
@@ -52,16 +52,16 @@ describe('SpareConnection', () => {
   after(() => listener.stop());
 
   it('has nothing to hand out until it is asked to open one, then hands it out once', async () => {
-    const spares = new SpareConnection(opener);
+    const spares = new SpareConnections(opener);
     assert.equal(spares.take(), undefined);
     const before = listener.accepted.length;
     spares.replenish();
     spares.replenish();
     await until(() => listener.accepted.length === before + 1, 'the spare is accepted');
-    assert.equal(spares.ready, true);
+    assert.equal(spares.ready, 1);
     const socket = spares.take();
     assert.ok(socket);
-    assert.equal(spares.ready, false);
+    assert.equal(spares.ready, 0);
     assert.equal(spares.take(), undefined);
     // The request owns it now: the spare's idle time-out no longer applies to it.
     assert.ok(!socket.timeout);
@@ -70,7 +70,7 @@ describe('SpareConnection', () => {
   });
 
   it('hands out a connection still being opened (it is ahead of a new one all the same)', () => {
-    const spares = new SpareConnection(opener);
+    const spares = new SpareConnections(opener);
     spares.replenish();
     const socket = spares.take();
     assert.ok(socket?.connecting);
@@ -78,21 +78,21 @@ describe('SpareConnection', () => {
   });
 
   it('gives up a spare left unused for its idle time', async () => {
-    const spares = new SpareConnection(opener, 50);
+    const spares = new SpareConnections(opener, 50);
     spares.replenish();
     const accepted = listener.accepted.length;
     await until(() => listener.accepted.length === accepted + 1, 'the spare is accepted');
     const serverSide = listener.accepted.at(-1)!;
     await until(() => serverSide.readableEnded || serverSide.destroyed, 'the remote sees the spare closed');
-    assert.equal(spares.ready, false);
+    assert.equal(spares.ready, 0);
   });
 
   it('gives up a spare that the remote closes', async () => {
     listener.onConnection = (socket) => socket.end();
     try {
-      const spares = new SpareConnection(opener);
+      const spares = new SpareConnections(opener);
       spares.replenish();
-      await until(() => !spares.ready, 'the spare is dropped');
+      await until(() => spares.ready === 0, 'the spare is dropped');
       assert.equal(spares.take(), undefined);
     } finally {
       listener.onConnection = () => undefined;
@@ -103,7 +103,7 @@ describe('SpareConnection', () => {
     let written = false;
     listener.onConnection = (socket) => socket.write('HTTP/1.1 408 Request Timeout\r\n\r\n', () => (written = true));
     try {
-      const spares = new SpareConnection(opener);
+      const spares = new SpareConnections(opener);
       spares.replenish();
       await until(() => written, 'the remote has written');
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -118,13 +118,13 @@ describe('SpareConnection', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const spares = new SpareConnection(() => connect({ host: '127.0.0.1', port: deadPort }));
+    const spares = new SpareConnections(() => connect({ host: '127.0.0.1', port: deadPort }));
     spares.replenish();
-    await until(() => !spares.ready, 'the failed spare is dropped');
+    await until(() => spares.ready === 0, 'the failed spare is dropped');
   });
 
   it('closes its spare and opens no other once closed', async () => {
-    const spares = new SpareConnection(opener);
+    const spares = new SpareConnections(opener);
     spares.replenish();
     const accepted = listener.accepted.length;
     await until(() => listener.accepted.length === accepted + 1, 'the spare is accepted');
@@ -132,8 +132,38 @@ describe('SpareConnection', () => {
     const serverSide = listener.accepted.at(-1)!;
     await until(() => serverSide.readableEnded || serverSide.destroyed, 'the remote sees the spare closed');
     spares.replenish();
-    assert.equal(spares.ready, false);
+    assert.equal(spares.ready, 0);
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(listener.accepted.length, accepted + 1);
+  });
+
+  it('hands out kept connections, the one kept last first, up to its limit; opens none ahead while one is kept', async () => {
+    const spares = new SpareConnections(opener, 2_000, 2);
+    const before = listener.accepted.length;
+    const sockets = [opener(), opener(), opener()];
+    await until(() => listener.accepted.length === before + 3, 'the connections are accepted');
+    for (const socket of sockets) spares.keep(socket);
+    assert.equal(spares.ready, 2);
+    assert.ok(sockets[2]!.destroyed, 'the one past the limit is closed');
+    spares.replenish();
+    assert.equal(listener.accepted.length, before + 3);
+    assert.equal(spares.take(), sockets[1]);
+    assert.equal(spares.take(), sockets[0]);
+    assert.equal(spares.take(), undefined);
+    for (const socket of sockets) socket.destroy();
+    spares.close();
+  });
+
+  it('drops a kept connection that the remote closes, and passes over a dead one', async () => {
+    const spares = new SpareConnections(opener);
+    const before = listener.accepted.length;
+    const sockets = [opener(), opener()];
+    await until(() => listener.accepted.length === before + 2, 'the connections are accepted');
+    for (const socket of sockets) spares.keep(socket);
+    listener.accepted[before + 1]!.end();
+    await until(() => spares.ready === 1, 'the closed one is dropped');
+    assert.equal(spares.take(), sockets[0]);
+    sockets[0]!.destroy();
+    spares.close();
   });
 });
