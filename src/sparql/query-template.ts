@@ -287,14 +287,16 @@ function compileArray(items: readonly unknown[]): Substitution | undefined {
   };
 }
 
-function substituteTerm(term: Term, n: number, constants: readonly string[]): Term {
+/** The term a query puts where its template has the placeholder term `term` (number n). */
+export function substituteTerm(term: Term, n: number, constants: readonly string[]): Term {
   if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
   const lit = term as Literal;
   const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);
   return factory.literal(value, lit.language || lit.datatype);
 }
 
-function placeholderNumber(term: Term): number | undefined {
+/** The number of the placeholder a template term is, or undefined for any other term. */
+export function placeholderNumber(term: Term): number | undefined {
   const value = term.value;
   if (term.termType === 'NamedNode') return value.startsWith(IRI_PREFIX) ? Number(value.slice(IRI_PREFIX.length)) : undefined;
   if (term.termType !== 'Literal') return undefined;

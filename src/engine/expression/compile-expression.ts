@@ -29,6 +29,16 @@ export interface ExpressionScope {
   planExists(pattern: Algebra.Operation): Operator;
   /** Shortcuts that compare IDs instead of terms (the optimizer's; off for differential testing). */
   compareIds?: boolean;
+  /**
+   * For a prepared plan (plan/prepared-plans.ts): a holder for a constant that each query of the
+   * template sets to its own term before evaluation, or undefined for a constant of the template.
+   */
+  constantRef?(term: Term): ConstantRef | undefined;
+}
+
+/** A constant of the expression that is set per query (the term of one query of a template). */
+export interface ConstantRef {
+  term: Term;
 }
 
 const booleanTerm = booleanLiteral;
@@ -65,6 +75,8 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
         return ctx.termOf(id);
       };
     }
+    const ref = scope.constantRef?.(term);
+    if (ref) return () => ref.term;
     return () => term;
   };
 
@@ -110,6 +122,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     const slot = scope.slotOf(variable.value);
     slots.add(slot);
     const negated = op === '!=';
+    const ref = scope.constantRef?.(iri) ?? { term: iri };
     let idFor: ExecContext | undefined;
     let iriId = 0;
     return (data, offset, ctx) => {
@@ -117,7 +130,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
       if (id === 0) throw UNBOUND_ERROR;
       if (idFor !== ctx) {
         idFor = ctx;
-        iriId = ctx.idOf(iri);
+        iriId = ctx.idOf(ref.term);
       }
       return booleanTerm((id === iriId) !== negated);
     };
