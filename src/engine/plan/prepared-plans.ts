@@ -47,6 +47,8 @@ const MAX_PLANS_PER_TEMPLATE = 8;
 export class QueryConstants {
   private readonly terms: (Term | undefined)[] = [];
   private readonly ids: (number | undefined)[] = [];
+  private lastIri: string | undefined;
+  private lastIriId = 0;
 
   constructor(
     private readonly templateTerms: readonly Term[],
@@ -68,14 +70,20 @@ export class QueryConstants {
   id(n: number): number {
     let id = this.ids[n];
     if (id === undefined) {
-      const term = this.term(n);
-      if (term.termType === 'NamedNode') {
-        id = knownIriId(this.version, term.value);
-        if (id === undefined) {
-          id = this.ctx.idOf(term);
-          rememberIriId(this.version, term.value, id);
+      if (this.templateTerms[n].termType === 'NamedNode') {
+        // A template often names one resource many times (BSBM Q2: its product 15 times).
+        const iri = this.constants[n];
+        if (iri === this.lastIri) id = this.lastIriId;
+        else {
+          id = knownIriId(this.version, iri);
+          if (id === undefined) {
+            id = this.ctx.idOf(this.term(n));
+            rememberIriId(this.version, iri, id);
+          }
+          this.lastIri = iri;
+          this.lastIriId = id;
         }
-      } else id = this.ctx.idOf(term);
+      } else id = this.ctx.idOf(this.term(n));
       this.ids[n] = id;
     }
     return id;
@@ -97,7 +105,16 @@ interface OrderProblem {
   patterns: OrderedPattern[];
   bound: ReadonlySet<number>;
   filters: ReadonlySet<number>[];
+  /**
+   * Join orders by the counts they were chosen from: the order is a function of the counts (the
+   * rest of its inputs are fixed for the template and content version), and queries of a template
+   * meet the same counts again and again (a product with so many features).
+   */
+  ordersByCounts: Map<string, number[]>;
 }
+
+/** Join orders remembered per basic graph pattern of a template. */
+const MAX_ORDERS_BY_COUNTS = 256;
 
 /** A plan lent to one query; `release` when the query is done with it. */
 export interface PlanLoan<P> {
@@ -142,7 +159,7 @@ export class TemplatePlans<P> {
       const counts = new PatternCounts(ctx.reader);
       for (const { n, term } of this.problemTerms) term.id = values.id(n);
       const problemCounts = this.problems.map((p) => constantCounts(p.patterns, ctx, counts));
-      const orders = this.problems.map((p, i) => joinOrder(p.patterns, problemCounts[i], p.bound, ctx, p.filters));
+      const orders = this.problems.map((p, i) => orderFor(p, problemCounts[i], ctx));
       for (const prepared of this.plans) {
         if (prepared.inUse || !sameOrders(prepared, orders)) continue;
         for (const { n, term } of prepared.patternTerms) term.id = values.id(n);
@@ -200,6 +217,7 @@ export class TemplatePlans<P> {
   private recordProblems(problems: (JoinOrderProblem & { terms: Map<PatternTerm, number> })[]): void {
     this.problemTerms = [];
     this.problems = problems.map((problem) => ({
+      ordersByCounts: new Map(),
       bound: problem.bound,
       filters: problem.filters,
       patterns: problem.scans.map((scan) => ({
@@ -226,6 +244,17 @@ export class TemplatePlans<P> {
     if (recorded.length !== problems.length) return false;
     return problems.every((p, i) => p.scans.length === recorded[i].patterns.length && sameSet(p.bound, recorded[i].bound) && p.filters.length === recorded[i].filters.length);
   }
+}
+
+function orderFor(problem: OrderProblem, counts: number[], ctx: ExecContext): number[] {
+  const key = counts.join(' ');
+  let order = problem.ordersByCounts.get(key);
+  if (order === undefined) {
+    order = joinOrder(problem.patterns, counts, problem.bound, ctx, problem.filters);
+    if (problem.ordersByCounts.size >= MAX_ORDERS_BY_COUNTS) problem.ordersByCounts.clear();
+    problem.ordersByCounts.set(key, order);
+  }
+  return order;
 }
 
 function sameOrders(prepared: PreparedPlan<unknown>, orders: readonly number[][]): boolean {
