@@ -68,6 +68,25 @@ function isWordChar(code: number): boolean {
     (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 58) || code === 95 || code === 45 || code === 46 || code === 37 || code >= 0xb7
   );
 }
+/** isWordChar for ASCII, as a table (1: a word character). */
+const WORD_CHARS = Uint8Array.from({ length: 128 }, (_, code) => (isWordChar(code) ? 1 : 0));
+/** What an ASCII character starts, for the scan's dispatch. */
+const OTHER = 0;
+const WORD = 1;
+const COMMENT = 2;
+const IRI_START = 3;
+const QUOTE = 4;
+const DIGIT = 5;
+const CHAR_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
+  if (code === 35 /* # */) return COMMENT;
+  if (code === 60 /* < */) return IRI_START;
+  if (code === 34 /* " */ || code === 39 /* ' */) return QUOTE;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code === 63 /* ? */ || code === 36 /* $ */ || code === 64 /* @ */ || isWordChar(code)) return WORD;
+  return OTHER;
+});
+/** First letters of the keywords the scan looks for: SELECT, CONSTRUCT, DESCRIBE, ASK, LIMIT, OFFSET (either case). */
+const KEYWORD_INITIALS = Uint8Array.from({ length: 128 }, (_, code) => ('SCDALOscdalo'.includes(String.fromCharCode(code)) ? 1 : 0));
 const QUERY_FORMS = new Set(['SELECT', 'CONSTRUCT', 'DESCRIBE', 'ASK']);
 /** The longest keyword the scan looks for (CONSTRUCT); upper-casing never makes a word shorter. */
 const MAX_KEYWORD_LENGTH = 9;
@@ -86,14 +105,16 @@ class ConstantScan {
 
   run(): void {
     const text = this.text;
-    while (this.pos < text.length) {
+    const length = text.length;
+    while (this.pos < length) {
       const code = text.charCodeAt(this.pos);
-      if (code === 35 /* # */) this.skipComment();
-      else if (code === 60 /* < */) this.iri();
-      else if (code === 34 /* " */ || code === 39 /* ' */) this.string(text[this.pos]);
-      else if (code >= 48 && code <= 57) this.number();
-      else if (code === 63 /* ? */ || code === 36 /* $ */ || code === 64 /* @ */ || isWordChar(code)) this.word();
-      else this.pos++;
+      const kind = code < 128 ? CHAR_KINDS[code] : code >= 0xb7 ? WORD : OTHER;
+      if (kind === OTHER) this.pos++;
+      else if (kind === WORD) this.word();
+      else if (kind === COMMENT) this.skipComment();
+      else if (kind === IRI_START) this.iri();
+      else if (kind === QUOTE) this.string(text[this.pos]);
+      else this.number();
     }
   }
 
@@ -184,12 +205,19 @@ class ConstantScan {
 
   private word(): void {
     const text = this.text;
+    const length = text.length;
     const start = this.pos;
     let i = start + 1;
-    while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 128 ? WORD_CHARS[code] === 0 : code < 0xb7) break;
+    }
     this.pos = i;
-    // Only the keywords this scan cares about are compared (and upper-cased): most words are names.
-    const word = i - start <= MAX_KEYWORD_LENGTH ? text.slice(start, i).toUpperCase() : '';
+    // Only the keywords this scan cares about are compared (and upper-cased): most words are
+    // names and variables. Every such keyword starts with one of these letters; a word starting
+    // outside ASCII is compared too, as upper-casing may turn its first letter into one of them.
+    const first = text.charCodeAt(start);
+    const word = i - start <= MAX_KEYWORD_LENGTH && (first >= 128 || KEYWORD_INITIALS[first] === 1) ? text.slice(start, i).toUpperCase() : '';
     if (QUERY_FORMS.has(word)) this.inBody = true;
     this.afterSliceKeyword = word === 'LIMIT' || word === 'OFFSET';
   }
