@@ -32,17 +32,111 @@ let lastScanned: { text: string; template: Template | undefined } | undefined;
 /** The template of a query, or undefined when it has no replaceable constant (or names our marks). */
 export function templateOf(text: string): Template | undefined {
   if (lastScanned?.text === text) return lastScanned.template;
-  const template = scanTemplate(text);
+  const template = fromKnownLayout(text) ?? scanTemplate(text);
   lastScanned = { text, template };
   return template;
 }
 
-function scanTemplate(text: string): Template | undefined {
+/** The template by a full scan of the text (templateOf tries the layouts of recent queries first). */
+export function scanTemplate(text: string): Template | undefined {
   if (text.includes(MARK) || text.includes(INTEGER_MARK)) return undefined;
   const scan = new ConstantScan(text);
   scan.run();
   const template = scan.output();
-  return template === text ? undefined : { text: template, constants: scan.constants };
+  if (template === text) return undefined;
+  rememberLayout(scan.layout(template));
+  return { text: template, constants: scan.constants };
+}
+
+/**
+ * Where a scanned query's constants and comments lie, and the template it gave. A later query
+ * with the same text around its constants and comments (the next query of a client's template)
+ * is matched against it piece by piece (native string comparisons) instead of scanned character
+ * by character, and gets the very same template string (whose hash the parse cache then has).
+ * Each region of the new text must be what the scan would have taken there: an IRI, string or
+ * integer of the same kind that the scan would replace, or a comment; otherwise it is scanned.
+ */
+interface Layout {
+  /** The text before the first region, between regions, and after the last. */
+  pieces: string[];
+  /** What each region is (REGION_*). */
+  regions: number[];
+  template: string;
+}
+
+const REGION_COMMENT = 0;
+const REGION_IRI = 1;
+const REGION_INTEGER = 2;
+const REGION_STRING_DOUBLE = 3;
+const REGION_STRING_SINGLE = 4;
+/** Layouts kept, most recently matched first: a client's templates, and a few more. */
+const MAX_LAYOUTS = 32;
+const layouts: Layout[] = [];
+
+function rememberLayout(layout: Layout): void {
+  layouts.unshift(layout);
+  if (layouts.length > MAX_LAYOUTS) layouts.pop();
+}
+
+function fromKnownLayout(text: string): Template | undefined {
+  for (let i = 0; i < layouts.length; i++) {
+    const layout = layouts[i];
+    const constants = matchLayout(layout, text);
+    if (constants === undefined) continue;
+    if (i > 0) {
+      layouts.splice(i, 1);
+      layouts.unshift(layout);
+    }
+    return { text: layout.template, constants };
+  }
+  return undefined;
+}
+
+// The characters an IRIREF may hold (see IRIREF).
+// eslint-disable-next-line no-control-regex
+const IRIREF_CHARS = /^[^<>"{}|^`\\\u0000-\u0020]*$/;
+
+/** The constants of a text laid out as `layout`, or undefined when it is not (or its regions are not what the scan would take). */
+function matchLayout(layout: Layout, text: string): string[] | undefined {
+  const { pieces, regions } = layout;
+  const constants: string[] = [];
+  let pos = 0;
+  for (let i = 0; i < regions.length; i++) {
+    const piece = pieces[i];
+    if (!text.startsWith(piece, pos)) return undefined;
+    pos += piece.length;
+    const region = regions[i];
+    let end: number;
+    if (region === REGION_COMMENT) {
+      if (text.charCodeAt(pos) !== 35 /* # */) return undefined;
+      end = text.indexOf('\n', pos);
+      if (end < 0) end = text.length;
+    } else if (region === REGION_IRI) {
+      end = text.indexOf('>', pos);
+      if (end < 0) return undefined;
+    } else if (region === REGION_INTEGER) {
+      end = pos;
+      while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+      if (end === pos) return undefined;
+    } else {
+      end = text.indexOf(region === REGION_STRING_DOUBLE ? '"' : "'", pos);
+      if (end < 0) return undefined;
+    }
+    const content = text.slice(pos, end);
+    if (content.includes(MARK) || content.includes(INTEGER_MARK)) return undefined;
+    if (region === REGION_IRI) {
+      if (!IRIREF_CHARS.test(content) || !ABSOLUTE_IRI.test(content) || DOT_SEGMENT.test(content)) return undefined;
+    } else if (region === REGION_STRING_DOUBLE || region === REGION_STRING_SINGLE) {
+      // The scan replaces only strings without escapes on one line, and takes an empty string
+      // followed by its quote for the start of a long string.
+      if (content.includes('\\') || content.includes('\n')) return undefined;
+      if (end === pos && pieces[i + 1].charAt(1) === text.charAt(end)) return undefined;
+    }
+    if (region !== REGION_COMMENT) constants.push(content);
+    pos = end;
+  }
+  const last = pieces[pieces.length - 1];
+  return pos + last.length === text.length && text.endsWith(last) ? constants : undefined;
 }
 
 function iriPlaceholder(n: number): string {
@@ -96,6 +190,9 @@ const BOUNDARY_BEFORE_NUMBER = new Set([' ', '\t', '\n', '\r', '(', ')', '{', '}
 class ConstantScan {
   readonly constants: string[] = [];
   private readonly parts: string[] = [];
+  /** The text between regions (constants and comments), and what each region is. */
+  private readonly pieces: string[] = [];
+  private readonly regions: number[] = [];
   private copiedUpTo = 0;
   private pos = 0;
   private inBody = false;
@@ -122,8 +219,15 @@ class ConstantScan {
     return this.parts.join('') + this.text.slice(this.copiedUpTo);
   }
 
-  private replace(start: number, end: number, placeholder: string, constant: string): void {
-    this.parts.push(this.text.slice(this.copiedUpTo, start), placeholder);
+  layout(template: string): Layout {
+    return { pieces: [...this.pieces, this.text.slice(this.copiedUpTo)], regions: this.regions, template };
+  }
+
+  private replace(start: number, end: number, placeholder: string, constant: string, region: number): void {
+    const piece = this.text.slice(this.copiedUpTo, start);
+    this.parts.push(piece, placeholder);
+    this.pieces.push(piece);
+    this.regions.push(region);
     this.copiedUpTo = end;
     this.constants.push(constant);
   }
@@ -133,7 +237,10 @@ class ConstantScan {
     const start = this.pos;
     const end = this.text.indexOf('\n', start);
     this.pos = end < 0 ? this.text.length : end;
-    this.parts.push(this.text.slice(this.copiedUpTo, start));
+    const piece = this.text.slice(this.copiedUpTo, start);
+    this.parts.push(piece);
+    this.pieces.push(piece);
+    this.regions.push(REGION_COMMENT);
     this.copiedUpTo = this.pos;
   }
 
@@ -149,7 +256,7 @@ class ConstantScan {
     const iri = match[1];
     const isDatatype = this.text.startsWith('^^', start - 2);
     if (this.inBody && !isDatatype && ABSOLUTE_IRI.test(iri) && !DOT_SEGMENT.test(iri)) {
-      this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri);
+      this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri, REGION_IRI);
     }
   }
 
@@ -172,7 +279,9 @@ class ConstantScan {
     }
     this.pos = i + 1;
     if (i >= text.length || text[i] !== quote) return;
-    if (this.inBody && !escaped) this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i));
+    if (this.inBody && !escaped) {
+      this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i), quote === '"' ? REGION_STRING_DOUBLE : REGION_STRING_SINGLE);
+    }
   }
 
   private number(): void {
@@ -193,7 +302,7 @@ class ConstantScan {
     const slice = this.afterSliceKeyword;
     this.afterSliceKeyword = false;
     if (!this.inBody || slice || !this.boundaryBefore(start)) return;
-    this.replace(start, i, integerPlaceholder(this.constants.length), text.slice(start, i));
+    this.replace(start, i, integerPlaceholder(this.constants.length), text.slice(start, i), REGION_INTEGER);
   }
 
   /** A number starts a token only after a delimiter (or a sign that itself follows one). */
