@@ -132,7 +132,7 @@ function constId(t: PatternTerm): number {
 }
 
 /** Quads matching the pattern's constants, variables left open. */
-function constantCount(p: OrderedPattern, ctx: ExecContext, counts: PatternCounts): number {
+export function constantCount(p: OrderedPattern, ctx: ExecContext, counts: PatternCounts): number {
   const s = constId(p.s);
   const pr = constId(p.p);
   const o = constId(p.o);

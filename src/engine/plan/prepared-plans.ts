@@ -32,7 +32,7 @@ import type { Term } from '../../rdf/terms.js';
 import type { ExecContext } from '../context.js';
 import type { ConstantRef } from '../expression/compile-expression.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
-import { constantCounts, joinOrder, type OrderedPattern } from './bgp-order.js';
+import { constantCount, constantCounts, joinOrder, type OrderedPattern } from './bgp-order.js';
 import { PatternCounts } from './pattern-counts.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
 import type { JoinOrderProblem, PlanParameters } from './planner.js';
@@ -111,6 +111,10 @@ interface OrderProblem {
    * meet the same counts again and again (a product with so many features).
    */
   ordersByCounts: Map<string, number[]>;
+  /** Per pattern: whether it holds a query's constant (its count is read per query). */
+  perQuery: boolean[];
+  /** The counts of the patterns without a query's constant, read once (per content version, as the problems are). */
+  fixedCounts: number[] | undefined;
 }
 
 /** Join orders remembered per basic graph pattern of a template. */
@@ -158,7 +162,7 @@ export class TemplatePlans<P> {
     if (this.problems) {
       const counts = new PatternCounts(ctx.reader);
       for (const { n, term } of this.problemTerms) term.id = values.id(n);
-      const problemCounts = this.problems.map((p) => constantCounts(p.patterns, ctx, counts));
+      const problemCounts = this.problems.map((p) => countsOf(p, ctx, counts));
       const orders = this.problems.map((p, i) => orderFor(p, problemCounts[i], ctx));
       for (const prepared of this.plans) {
         if (prepared.inUse || !sameOrders(prepared, orders)) continue;
@@ -227,6 +231,8 @@ export class TemplatePlans<P> {
         graph: scan.graph,
         maybe: scan.maybe,
       })),
+      perQuery: problem.scans.map((scan) => problem.terms.has(scan.s) || problem.terms.has(scan.p) || problem.terms.has(scan.o)),
+      fixedCounts: undefined,
     }));
   }
 
@@ -246,8 +252,18 @@ export class TemplatePlans<P> {
   }
 }
 
+/** The constant counts of a problem's patterns for this query: read for the patterns holding its constants, once for the others. */
+function countsOf(problem: OrderProblem, ctx: ExecContext, patternCounts: PatternCounts): number[] {
+  problem.fixedCounts ??= constantCounts(problem.patterns, ctx, patternCounts);
+  const counts = problem.fixedCounts.slice();
+  for (let i = 0; i < counts.length; i++) if (problem.perQuery[i]) counts[i] = constantCount(problem.patterns[i], ctx, patternCounts);
+  return counts;
+}
+
 function orderFor(problem: OrderProblem, counts: number[], ctx: ExecContext): number[] {
-  const key = counts.join(' ');
+  // The other counts are the same for every query (for the template's content version).
+  let key = '';
+  for (let i = 0; i < counts.length; i++) if (problem.perQuery[i]) key += `${counts[i]} `;
   let order = problem.ordersByCounts.get(key);
   if (order === undefined) {
     order = joinOrder(problem.patterns, counts, problem.bound, ctx, problem.filters);
