@@ -97,3 +97,38 @@ test('a reader keeps its snapshot while writes commit, and a released reader ref
   assert.throws(() => firstScan.next(), /released/);
   await store.close();
 });
+
+test('cursors handed on from reader to reader read each reader’s own snapshot', async () => {
+  const store = openStore({ memory: true });
+  writeSampleQuads(store, 100);
+  const subjects = (reader: { scan: LmdbStoreReader['scan'] }): string[] => sortedKeys(reader.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID));
+  const counts: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    // One reader at a time (its cursors go to the next), then two at once (the first goes on
+    // reading its snapshot while the second takes the current transaction).
+    const first = store.reader() as LmdbStoreReader;
+    const seen = subjects(first);
+    assert.equal(first.count(ANY, ANY, ANY, DEFAULT_GRAPH_ID), seen.length);
+    counts.push(seen.length);
+    if (round % 2 === 1) {
+      writeSampleQuads(store, 60, 100 + round);
+      const second = store.reader() as LmdbStoreReader;
+      const newer = subjects(second);
+      assert.ok(newer.length >= seen.length);
+      assert.deepEqual(subjects(first), seen, 'the first reader keeps its snapshot');
+      second.release();
+    }
+    first.release();
+    writeSampleQuads(store, 40, 200 + round);
+  }
+  assert.ok(counts[5] > counts[0], 'each new reader sees the writes before it');
+  const last = store.reader();
+  const expected = sortedKeys(last.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID));
+  last.release();
+  allowNativeScans(false);
+  const plain = store.reader();
+  assert.deepEqual(sortedKeys(plain.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID)), expected);
+  plain.release();
+  allowNativeScans(true);
+  await store.close();
+});

@@ -16,6 +16,14 @@
  *    key encoders write into), the end key from the given address (a uint32 size, then the bytes),
  *    and both calls write the key they land on into that buffer from byte 32, returning its size
  *    (0 past the range's end, negative on an error); with ONLY_COUNT, `position` counts instead.
+ *  - with RENEW_CURSOR, `position` first renews the cursor onto the environment's current read
+ *    transaction, which is lmdb-js' shared read transaction while that is current (lmdb-js renews
+ *    its own spare cursor per range read this way); LMDB lets a read-only cursor be renewed onto
+ *    a new transaction whether its old one is live or dead.
+ * Cursors outlive their reader: a released reader leaves them to the store's next readers, which
+ * renew them at their first read when their transaction is lmdb-js' current one (opening a cursor
+ * cost ~1.1 us, a few per query). A cursor is closed only while its transaction is live (LMDB's
+ * close reads the transaction); those left idle when the store closes are dropped unclosed.
  * Set QUIVER_NATIVE_SCAN=0 to use lmdb-js' range reads everywhere.
  */
 import * as lmdb from 'lmdb';
@@ -56,6 +64,8 @@ export const nativeScansAvailable = nativeAddon !== undefined;
 /** lmdb-js' cursor flags (src/cursor.cpp). */
 const INCLUSIVE_END = 0x8000;
 const ONLY_COUNT = 0x1000;
+/** Renews the cursor onto the environment's current read transaction before positioning. */
+const RENEW_CURSOR = 0x2000;
 /** Where the native side writes the key it lands on, in the key buffer. */
 const FOUND_KEY = 32;
 const KEY_BUFFER_BYTES = 4096;
@@ -147,6 +157,8 @@ function selfCheck(context: StoreContext, transaction: Transaction): 'agrees' | 
 /** One native cursor and the end key it reads to. */
 class CursorSlot {
   readonly cursor: NativeCursor;
+  /** Taken over from an earlier reader: its next position renews it onto the current transaction. */
+  renew = false;
   readonly address: number;
   /** The end key: its size (host byte order), then the key's bytes. */
   private readonly end = new ArrayBuffer(32);
@@ -180,7 +192,19 @@ class CursorSlot {
     this.endWords[0] = order.length * 4;
     return bound * 4;
   }
+
+  /** The flags of the next position: with RENEW_CURSOR once after the cursor changed readers. */
+  positionFlags(flags: number): number {
+    if (!this.renew) return flags;
+    this.renew = false;
+    return flags | RENEW_CURSOR;
+  }
 }
+
+/** Idle cursors a store's released readers left, per index, for its next readers. */
+const idleSlots = new WeakMap<StoreContext, Map<IndexLayout, CursorSlot[]>>();
+/** Idle cursors kept per index of a store: enough for the nesting of a query's scans. */
+const MAX_IDLE_PER_INDEX = 4;
 
 /**
  * A reader's native cursors: a few per index (scans nest: an outer scan stays open while inner
@@ -188,15 +212,21 @@ class CursorSlot {
  */
 export class NativeScans {
   private readonly free = new Map<IndexLayout, CursorSlot[]>();
-  private readonly opened: CursorSlot[] = [];
-  private readonly transactionAddress: number;
+  /** Every cursor this reader holds (its own or taken over), handed on when it closes. */
+  private readonly held: CursorSlot[] = [];
+  private readonly transaction: Transaction & { address: number; notCurrent?: boolean; isDone?: boolean };
   private closed = false;
 
   constructor(
     private readonly context: StoreContext,
     transaction: Transaction,
   ) {
-    this.transactionAddress = (transaction as unknown as { address: number }).address;
+    this.transaction = transaction as NativeScans['transaction'];
+  }
+
+  /** Whether the transaction is lmdb-js' current read transaction (the one a renewed cursor gets). */
+  private isCurrent(): boolean {
+    return !this.transaction.notCurrent && !this.transaction.isDone;
   }
 
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
@@ -213,7 +243,7 @@ export class NativeScans {
     const slot = this.take(indexFor(s, p, o, g));
     try {
       const keySize = slot.aim(s, p, o, g, boundPrefix(slot.index, s, p, o, g));
-      return checked(nativeAddon!.position(slot.address, INCLUSIVE_END | ONLY_COUNT, 0, keySize, slot.endAddress));
+      return checked(nativeAddon!.position(slot.address, slot.positionFlags(INCLUSIVE_END | ONLY_COUNT), 0, keySize, slot.endAddress));
     } finally {
       this.give(slot);
     }
@@ -224,7 +254,7 @@ export class NativeScans {
     const slot = this.take(indexFor(s, p, o, g));
     try {
       const keySize = slot.aim(s, p, o, g, boundPrefix(slot.index, s, p, o, g));
-      return checked(nativeAddon!.position(slot.address, INCLUSIVE_END, 0, keySize, slot.endAddress)) > 0;
+      return checked(nativeAddon!.position(slot.address, slot.positionFlags(INCLUSIVE_END), 0, keySize, slot.endAddress)) > 0;
     } finally {
       this.give(slot);
     }
@@ -235,8 +265,14 @@ export class NativeScans {
     const free = this.free.get(index);
     const slot = free?.pop();
     if (slot) return slot;
-    const created = new CursorSlot(index, (this.context.index(index.name) as unknown as NativeDatabase).db!, this.transactionAddress);
-    this.opened.push(created);
+    const idle = this.isCurrent() ? idleSlots.get(this.context)?.get(index)?.pop() : undefined;
+    if (idle) {
+      idle.renew = true;
+      this.held.push(idle);
+      return idle;
+    }
+    const created = new CursorSlot(index, (this.context.index(index.name) as unknown as NativeDatabase).db!, this.transaction.address);
+    this.held.push(created);
     return created;
   }
 
@@ -253,12 +289,28 @@ export class NativeScans {
     return this.closed;
   }
 
-  /** Closes every cursor: before the transaction ends, or LMDB would touch freed memory. */
+  /**
+   * Hands the cursors on to the store's next readers (closing those beyond what they keep), before
+   * the transaction ends: closing a cursor afterwards would read freed memory.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const slot of this.opened) slot.cursor.close();
-    this.opened.length = 0;
+    let idle = idleSlots.get(this.context);
+    if (!idle) {
+      idle = new Map();
+      idleSlots.set(this.context, idle);
+    }
+    for (const slot of this.held) {
+      let kept = idle.get(slot.index);
+      if (!kept) {
+        kept = [];
+        idle.set(slot.index, kept);
+      }
+      if (kept.length < MAX_IDLE_PER_INDEX) kept.push(slot);
+      else slot.cursor.close();
+    }
+    this.held.length = 0;
     this.free.clear();
   }
 }
@@ -311,7 +363,7 @@ class NativeQuadScan implements Iterable<QuadIds>, Iterator<QuadIds> {
     const slot = this.scans.take(this.index);
     this.slot = slot;
     const keySize = slot.aim(this.s, this.p, this.o, this.g, this.bound);
-    this.ahead = this.landed(nativeAddon!.position(slot.address, INCLUSIVE_END, 0, keySize, slot.endAddress));
+    this.ahead = this.landed(nativeAddon!.position(slot.address, slot.positionFlags(INCLUSIVE_END), 0, keySize, slot.endAddress));
     return this;
   }
 
