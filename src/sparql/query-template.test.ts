@@ -73,6 +73,7 @@ SELECT ?s WHERE {
       // an escaped string, an empty string opening a long one, a decimal, a comment gone, our marks.
       base.replace('<http://ex/a>', '<http://ex/a b>'),
       base.replace('<http://ex/a>', '<a>'),
+      base.replace('<http://ex/a>', '<>'),
       base.replace('<http://ex/a>', '<http://ex/../a>'),
       base.replace('"x"', '"x\\"y"'),
       base.replace('"x"@en', '"""x"""@en'),

@@ -105,6 +105,8 @@ function matchLayout(layout: Layout, text: string): string[] | undefined {
   // character; string equality compares memory.)
   if (last.length > text.length || text.slice(text.length - last.length) !== last) return undefined;
   const constants: string[] = [];
+  // A query often repeats a constant (BSBM Q2 its product, 15 times): checked once.
+  let lastChecked: string | undefined;
   let pos = 0;
   for (let i = 0; i < regions.length; i++) {
     const piece = pieces[i];
@@ -128,9 +130,15 @@ function matchLayout(layout: Layout, text: string): string[] | undefined {
       if (end < 0) return undefined;
     }
     const content = text.slice(pos, end);
+    if (region === REGION_IRI && content === lastChecked) {
+      constants.push(content);
+      pos = end;
+      continue;
+    }
     if (content.includes(MARK) || content.includes(INTEGER_MARK)) return undefined;
     if (region === REGION_IRI) {
       if (!IRIREF_CHARS.test(content) || !ABSOLUTE_IRI.test(content) || DOT_SEGMENT.test(content)) return undefined;
+      lastChecked = content;
     } else if (region === REGION_STRING_DOUBLE || region === REGION_STRING_SINGLE) {
       // The scan replaces only strings without escapes on one line, and takes an empty string
       // followed by its quote for the start of a long string.
