@@ -72,7 +72,7 @@ export class PatternScan extends Operator {
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
-    const out = new BatchWriter(ctx.width);
+    const out = new BatchWriter(ctx.width, ctx.batchPool());
     const width = out.width;
     // Plain arrays for the few numbers per execution: a typed array costs more to make than to use here.
     const key = [0, 0, 0, 0];
