@@ -159,6 +159,11 @@ class CursorSlot {
   readonly cursor: NativeCursor;
   /** Taken over from an earlier reader: its next position renews it onto the current transaction. */
   renew = false;
+  /**
+   * The quad each scan on this cursor yields, one array reused: as with every scan of the store,
+   * its values hold until the scan's next step (consumers copy what they keep).
+   */
+  readonly quad = new Uint32Array(4);
   readonly address: number;
   /** The end key: its size (host byte order), then the key's bytes. */
   private readonly end = new ArrayBuffer(32);
@@ -338,9 +343,12 @@ function checked(rc: number): number {
  * step result (one reused quad array, as every scan of the store yields): a read costs one object
  * and one small typed array.
  */
+/** The value of a scan that has not started. */
+const NO_QUAD = new Uint32Array(4);
+
 class NativeQuadScan implements Iterable<QuadIds>, Iterator<QuadIds> {
   done = false;
-  readonly value = new Uint32Array(4);
+  value = NO_QUAD;
   private slot: CursorSlot | undefined;
   private started = false;
   /** The first key, read when positioning and not handed out yet. */
@@ -362,6 +370,7 @@ class NativeQuadScan implements Iterable<QuadIds>, Iterator<QuadIds> {
     this.started = true;
     const slot = this.scans.take(this.index);
     this.slot = slot;
+    this.value = slot.quad;
     const keySize = slot.aim(this.s, this.p, this.o, this.g, this.bound);
     this.ahead = this.landed(nativeAddon!.position(slot.address, slot.positionFlags(INCLUSIVE_END), 0, keySize, slot.endAddress));
     return this;
