@@ -28,7 +28,11 @@ export interface ContextLimits {
 /** A query-local term's overhead beyond its key: the term object, its map entry and array slot. */
 const LOCAL_TERM_BYTES = 160;
 
+let evaluations = 0;
+
 export class ExecContext {
+  /** Tells evaluations apart (caches in compiled expressions are kept for one evaluation). */
+  readonly serial = ++evaluations;
   private readonly localIds = new Map<string, TermId>();
   private readonly localTerms: Term[] = [];
   private readonly namedSet: Set<TermId> | null;

@@ -45,6 +45,9 @@ const booleanTerm = booleanLiteral;
 
 const UNBOUND_ERROR = new ExpressionError('unbound variable');
 
+/** The arithmetic operators (binary, and Traqula's unary forms). */
+const ARITHMETIC = new Set(['+', '-', '*', '/', 'uplus', 'uminus']);
+
 export function compileExpression(expression: Algebra.Expression, scope: ExpressionScope): CompiledExpression {
   const slots = new Set<number>();
   const subPlans: Operator[] = [];
@@ -136,10 +139,44 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     };
   };
 
+  /**
+   * Arithmetic over variables and constants, e.g. BSBM Q5's `?origProperty1 + 120`, is evaluated
+   * again only when its variables' IDs change: within one evaluation an ID names one term, and the
+   * operators are pure. Across the rows of a query such operands are often the same (a value of the
+   * one resource the query is about), and each evaluation builds a term with a lexical form.
+   */
+  const compileArithmetic = (op: string, expr: Algebra.OperatorExpression): Evaluate | undefined => {
+    if (!ARITHMETIC.has(op) || expr.args.length === 0 || expr.args.length > 2 || !expr.args.every((a) => a.subType === 'term')) return undefined;
+    const terms = expr.args.map((a) => (a as Algebra.TermExpression).term);
+    if (terms.some((t) => t.termType === 'BlankNode')) return undefined;
+    const evaluate = applyAll(op, expr.args.map(compile));
+    const slotA = terms[0].termType === 'Variable' ? scope.slotOf(terms[0].value) : -1;
+    const slotB = terms.length > 1 && terms[1].termType === 'Variable' ? scope.slotOf(terms[1].value) : -1;
+    // The evaluation by its serial number: holding the context would keep its memos alive.
+    let lastEvaluation = -1;
+    let lastA = 0;
+    let lastB = 0;
+    let lastResult: Term | undefined;
+    return (data, offset, ctx) => {
+      const a = slotA >= 0 ? data[offset + slotA] : 0;
+      const b = slotB >= 0 ? data[offset + slotB] : 0;
+      if (ctx.serial === lastEvaluation && a === lastA && b === lastB && lastResult !== undefined) return lastResult;
+      // Errors (an unbound variable, a non-number) are not kept: they are thrown again.
+      const result = evaluate(data, offset, ctx);
+      lastEvaluation = ctx.serial;
+      lastA = a;
+      lastB = b;
+      lastResult = result;
+      return result;
+    };
+  };
+
   const compileOperator = (expr: Algebra.OperatorExpression): Evaluate => {
     const op = expr.operator.toLowerCase();
     const byId = compileIdComparison(op, expr);
     if (byId) return byId;
+    const arithmetic = compileArithmetic(op, expr);
+    if (arithmetic) return arithmetic;
     switch (op) {
       case '&&':
       case '||':
