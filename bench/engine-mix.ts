@@ -7,9 +7,8 @@
  *   npm run build && node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds 6] [--warmup 20]
  *       [--per-query] [--digests FILE] [--queries q02,q07]
  *
- * `--store` and `--mixes` are what the harness leaves in its work directory
- * (`bench/out/work/NAME/quiver-store` and `bench/out/work/NAME/mixes`; keep the run with `--keep`
- * or use the copy it leaves); both are only read. The first `--warmup` mixes run once to let V8
+ * `--store` and `--mixes` are what every harness run leaves in its work directory
+ * (`bench/out/work/NAME/quiver-store` and `bench/out/work/NAME/mixes`); both are only read. The first `--warmup` mixes run once to let V8
  * compile the engine; each round then runs all the other mixes and prints CPU per mix. The first
  * rounds still include optimizing compilation: compare the later ones, alternating the trees
  * compared (A B A B…). `--per-query` adds each query's median CPU per instance (a `cpuUsage` call
