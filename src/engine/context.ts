@@ -7,6 +7,7 @@ import { termKey } from '../rdf/terms.js';
 import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type StoreStatistics, type TermId } from '../store/quad-store.js';
 import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
 import type { FunctionContext } from './functions/index.js';
+import { BatchPool } from './batch.js';
 
 /** The RDF dataset a query runs against, as store IDs. */
 export interface Dataset {
@@ -27,7 +28,11 @@ export interface ContextLimits {
 /** A query-local term's overhead beyond its key: the term object, its map entry and array slot. */
 const LOCAL_TERM_BYTES = 160;
 
+let evaluations = 0;
+
 export class ExecContext {
+  /** Tells evaluations apart (caches in compiled expressions are kept for one evaluation). */
+  readonly serial = ++evaluations;
   private readonly localIds = new Map<string, TermId>();
   private readonly localTerms: Term[] = [];
   private readonly namedSet: Set<TermId> | null;
@@ -42,6 +47,7 @@ export class ExecContext {
   /** Where the optimizer's statistics come from (the reader's own, unless the caller shares them). */
   statisticsSource: () => StoreStatistics = () => this.reader.statistics();
   private statisticsRead?: StoreStatistics;
+  private pool?: BatchPool;
 
   constructor(
     readonly reader: StoreReader,
@@ -57,6 +63,12 @@ export class ExecContext {
   statistics(): StoreStatistics {
     this.statisticsRead ??= this.statisticsSource();
     return this.statisticsRead;
+  }
+
+  /** Spare batches of this evaluation (batch.ts), for operators whose batches come back. */
+  batchPool(): BatchPool {
+    if (this.pool === undefined || this.pool.width !== this.width) this.pool = new BatchPool(this.width);
+    return this.pool;
   }
 
   /** Called between batches: stops evaluation past the deadline or on cancellation. */

@@ -2,7 +2,7 @@
  * DESCRIBE: the concise bounded description of each resource — its triples as subject in the
  * default graph, and recursively those of the blank nodes they lead to.
  */
-import { factory, defaultGraph, termKey, type Quad, type Term } from '../rdf/terms.js';
+import { factory, defaultGraph, type Quad, type Term } from '../rdf/terms.js';
 import { unitBatch } from './batch.js';
 import type { ExecContext } from './context.js';
 import type { Operator } from './operators/operator.js';
@@ -33,12 +33,13 @@ export function* describeQuads(op: Operator, terms: Term[], scope: Scope, ctx: E
     described.add(subject);
     for (const g of ctx.dataset.defaultGraphs) {
       for (const q of ctx.reader.scan(subject, 0, 0, g)) {
+        // Store IDs name one term each: the triple is repeated exactly when its IDs are.
+        const key = `${q[0]} ${q[1]} ${q[2]}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         const s = ctx.termOf(q[0]);
         const p = ctx.termOf(q[1]);
         const o = ctx.termOf(q[2]);
-        const key = `${termKey(s)} ${termKey(p)} ${termKey(o)}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
         out.push(factory.quad(s as any, p as any, o as any, defaultGraph()));
         if (o.termType === 'BlankNode') queue.push(q[2]);
       }

@@ -25,6 +25,11 @@ export interface EngineQueryOptions {
    * For differential testing; the answers must be the same either way. Default true.
    */
   optimize?: boolean;
+  /**
+   * false: plan the query afresh even when a plan of its template is kept (plan/prepared-plans.ts).
+   * For tests and measurements; the plan, and so the answer, is the same either way. Default true.
+   */
+  preparedPlans?: boolean;
 }
 
 export interface EngineUpdateOptions {

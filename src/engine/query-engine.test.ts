@@ -115,6 +115,22 @@ describe('query engine', () => {
     assert.deepEqual(await select(store, 'SELECT ?s { ?s :v ?x FILTER(?x = 1) }'), ['s=http://ex/n1', 's=http://ex/n2']);
   });
 
+  it('evaluates arithmetic again when its operands change, and each time in a new query', async () => {
+    // Rows alternate between operand values; an unbound operand is an error (the filter drops it).
+    assert.deepEqual(await select(store, 'SELECT ?s ?x { ?s :p ?o BIND(?o * 10 + 1 AS ?x) } ORDER BY ?s', true), [
+      's=http://ex/a x=11',
+      's=http://ex/b x=21',
+      's=http://ex/c x=31',
+    ]);
+    assert.deepEqual(await select(store, 'SELECT ?s { ?s :p ?o OPTIONAL { ?s :q ?t } FILTER(?o + 0 > 1) }'), ['s=http://ex/b', 's=http://ex/c']);
+    assert.deepEqual(await select(store, 'SELECT ?s ?y { ?s :p ?o OPTIONAL { ?s :q ?t } BIND(-?o AS ?y) } ORDER BY ?y', true), [
+      's=http://ex/c y=-3',
+      's=http://ex/b y=-2',
+      's=http://ex/a y=-1',
+    ]);
+    for (const n of [1, 2, 1]) assert.deepEqual(await select(store, `SELECT ?s { ?s :p ?o FILTER(?o = ${n} + 0) }`), [`s=http://ex/${n === 1 ? 'a' : 'b'}`]);
+  });
+
   it('stops evaluation at the deadline', async () => {
     const slow = 'SELECT (COUNT(*) AS ?n) { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h }';
     await assert.rejects(async () => {

@@ -4,14 +4,15 @@
  * snapshot is released when the consumer finishes or stops.
  */
 import type { Algebra } from '../sparql/parse.js';
-import { parseQuery, type ParsedQuery } from '../sparql/parse.js';
+import { parseAsTemplate, parseQuery, type ParsedQuery } from '../sparql/parse.js';
+import { withConstants } from '../sparql/query-template.js';
 import type { QuadStore, StoreReader, StoreStatistics } from '../store/quad-store.js';
 import type { SolutionRow } from '../service/sparql-service.js';
-import type { Quad } from '../rdf/terms.js';
+import type { Quad, Term } from '../rdf/terms.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
-import { ExecContext } from './context.js';
-import { resolveDataset, type DatasetClauses } from './dataset.js';
+import { ExecContext, STORE_DATASET } from './context.js';
+import { resolveDataset } from './dataset.js';
 import { Planner } from './plan/planner.js';
 import { Scope, SlotAllocator } from './plan/scope.js';
 import type { Operator } from './operators/operator.js';
@@ -19,19 +20,70 @@ import { constructQuads } from './construct.js';
 import { describeQuads } from './describe.js';
 import { planService, prefetchServices, type ServiceResults } from './service-call.js';
 import { sharedStatistics } from './plan/planner-statistics.js';
+import { templatePlansOf, type TemplatePlans } from './plan/prepared-plans.js';
 
 export { runUpdate } from './update/update-executor.js';
 
 const ROWS_PER_BATCH = 1024;
 
 export async function runQuery(store: QuadStore, query: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult> {
-  const parsed = parseQuery(query, options.baseIri);
-  const services = await prefetchServices(parsed.algebra, options);
+  const templated = mayUsePreparedPlans(options) ? parseAsTemplate(query, options.baseIri) : undefined;
+  const plans = templated && templatePlansOf<PlanShape>(templated.template);
+  let parsed = plans ? undefined : parseQuery(query, options.baseIri);
+  const services = parsed ? await prefetchServices(parsed.algebra, options) : new Map();
   const reader = store.reader();
   try {
-    return evaluateQuery(parsed, reader, options, () => reader.release(), services, sharedStatistics(store, reader));
+    const statistics = sharedStatistics(store, reader);
+    if (plans) {
+      const prepared = evaluatePrepared(plans, templated!, reader, options, () => reader.release(), statistics);
+      if (prepared) return prepared;
+      parsed = parseQuery(query, options.baseIri);
+    }
+    return evaluateQuery(parsed!, reader, options, () => reader.release(), services, statistics);
   } catch (error) {
     reader.release();
+    throw error;
+  }
+}
+
+/** Prepared plans assume the optimizer and the store's own dataset (no protocol dataset to key them by). */
+function mayUsePreparedPlans(options: EngineQueryOptions): boolean {
+  return options.preparedPlans !== false && options.optimize !== false && !options.defaultGraphUris?.length && !options.namedGraphUris?.length;
+}
+
+/**
+ * A query of a template evaluated with a plan kept for the template (plan/prepared-plans.ts), or
+ * undefined when the snapshot cannot have one (the caller then plans the query as usual).
+ */
+function evaluatePrepared(
+  plans: TemplatePlans<PlanShape>,
+  templated: { template: ParsedQuery; constants: readonly string[] },
+  reader: StoreReader,
+  options: EngineQueryOptions,
+  done: () => void,
+  statistics: () => StoreStatistics,
+): EngineQueryResult | undefined {
+  const { template, constants } = templated;
+  const ctx = new ExecContext(reader, STORE_DATASET, options, template.baseIri ?? options.baseIri);
+  ctx.statisticsSource = statistics;
+  const loan = plans.lend(constants, ctx, (parameters) => {
+    const planner = new Planner(ctx, true);
+    planner.parameters = parameters;
+    const shape = planShape(template, planner);
+    return { plan: shape, localConstants: planner.usedLocalConstant };
+  });
+  if (!loan) return undefined;
+  const shape = loan.plan;
+  ctx.width = shape.width;
+  ctx.slotNames = shape.slotNames;
+  const finish = () => {
+    loan.release();
+    done();
+  };
+  try {
+    return resultOf(shape, ctx, finish, constants);
+  } catch (error) {
+    loan.release();
     throw error;
   }
 }
@@ -46,24 +98,42 @@ export function evaluateQuery(
   statistics?: () => StoreStatistics,
 ): EngineQueryResult {
   const planned = planQuery(parsed, reader, options, services, statistics);
-  const { op, ctx } = planned;
-  switch (planned.form) {
+  return resultOf(planned.shape, planned.ctx, done);
+}
+
+/** Starts evaluating a plan; `constants`: the query's own, for a template's plan (its CONSTRUCT template or DESCRIBE resources). */
+function resultOf(shape: PlanShape, ctx: ExecContext, done: () => void, constants?: readonly string[]): EngineQueryResult {
+  const { op } = shape;
+  switch (shape.form) {
     case 'ask':
       try {
         return { kind: 'boolean', value: hasSolution(op, ctx) };
       } finally {
         done();
       }
-    case 'construct':
-    case 'describe':
-      return { kind: 'quads', prefixes: parsed.prefixes, quads: guarded(planned.quads(), done) };
+    case 'construct': {
+      const template = constants ? withConstants(shape.template, constants) : shape.template;
+      return { kind: 'quads', prefixes: shape.prefixes, quads: guarded(constructQuads(op, template, shape.scope, ctx), done) };
+    }
+    case 'describe': {
+      const terms = constants ? withConstants(shape.terms, constants) : shape.terms;
+      return { kind: 'quads', prefixes: shape.prefixes, quads: guarded(describeQuads(op, terms, shape.scope, ctx), done) };
+    }
     case 'select':
-      return { kind: 'bindings', variables: planned.variables, rows: guarded(solutionRows(op, planned.slots, ctx), done) };
+      return { kind: 'bindings', variables: shape.variables, rows: guarded(solutionRows(op, shape.slots, ctx), done) };
   }
 }
 
+/** A query's operators and how its result is formed, apart from any one evaluation (a template's plan serves many). */
+export type PlanShape = { op: Operator; scope: Scope; width: number; slotNames: readonly string[]; prefixes: Record<string, string> } & (
+  | { form: 'ask' }
+  | { form: 'construct'; template: Algebra.Pattern[] }
+  | { form: 'describe'; terms: Term[] }
+  | { form: 'select'; variables: string[]; slots: number[] }
+);
+
 /** A query planned on a reader, ready to run: its root operator and how its result is formed. */
-export type PlannedQuery = { op: Operator; ctx: ExecContext } & (
+export type PlannedQuery = { op: Operator; ctx: ExecContext; shape: PlanShape } & (
   | { form: 'ask' }
   | { form: 'construct' | 'describe'; quads: () => Iterable<Quad[]> }
   | { form: 'select'; variables: string[]; slots: number[] }
@@ -77,45 +147,56 @@ export function planQuery(
   services: ServiceResults = new Map(),
   statistics?: () => StoreStatistics,
 ): PlannedQuery {
-  let root = parsed.algebra;
-  let clauses: DatasetClauses | undefined;
-  if (root.type === 'from') {
-    clauses = root as Algebra.From;
-    root = (root as Algebra.From).input;
-  }
-  root = modifiersInsideForm(root);
+  const root = parsed.algebra;
+  const clauses = root.type === 'from' ? (root as Algebra.From) : undefined;
   const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris);
   const ctx = new ExecContext(reader, dataset, options, parsed.baseIri ?? options.baseIri);
   if (statistics) ctx.statisticsSource = statistics;
+  const planner = new Planner(ctx, options.optimize ?? true);
+  const shape = planShape(parsed, planner, services);
+  ctx.width = shape.width;
+  ctx.slotNames = shape.slotNames;
+  const { op } = shape;
+  switch (shape.form) {
+    case 'ask':
+      return { form: 'ask', op, ctx, shape };
+    case 'construct':
+      return { form: 'construct', op, ctx, shape, quads: () => constructQuads(op, shape.template, shape.scope, ctx) };
+    case 'describe':
+      return { form: 'describe', op, ctx, shape, quads: () => describeQuads(op, shape.terms, shape.scope, ctx) };
+    case 'select':
+      return { form: 'select', op, ctx, shape, variables: shape.variables, slots: shape.slots };
+  }
+}
+
+/** The operators of a parsed query (its FROM already resolved into the planner's context). */
+function planShape(parsed: ParsedQuery, planner: Planner, services: ServiceResults = new Map()): PlanShape {
+  let root = parsed.algebra;
+  if (root.type === 'from') root = (root as Algebra.From).input;
+  root = modifiersInsideForm(root);
   const allocator = new SlotAllocator();
   const scope = new Scope(allocator);
-  const planner = new Planner(ctx, options.optimize ?? true);
   planner.serviceHandler = (op, s, graph) => planService(op, s, graph, services);
-  ctx.slotNames = allocator.names;
-
+  const common = { scope, slotNames: allocator.names, prefixes: parsed.prefixes };
   switch (root.type) {
     case 'ask': {
       const op = planner.plan((root as Algebra.Ask).input, scope);
-      ctx.width = allocator.width;
-      return { form: 'ask', op, ctx };
+      return { form: 'ask', op, width: allocator.width, ...common };
     }
     case 'construct': {
       const c = root as Algebra.Construct;
       const op = planner.plan(c.input, scope);
-      ctx.width = allocator.width;
-      return { form: 'construct', op, ctx, quads: () => constructQuads(op, c.template, scope, ctx) };
+      return { form: 'construct', op, width: allocator.width, template: c.template, ...common };
     }
     case 'describe': {
       const d = root as Algebra.Describe;
       const op = planner.plan(d.input, scope);
-      ctx.width = allocator.width;
-      return { form: 'describe', op, ctx, quads: () => describeQuads(op, d.terms, scope, ctx) };
+      return { form: 'describe', op, width: allocator.width, terms: d.terms as Term[], ...common };
     }
     default: {
       const variables = inQueryOrder(projectedVariables(root), parsed.variableOrder);
       const op = planner.plan(root, scope);
-      ctx.width = allocator.width;
-      return { form: 'select', op, ctx, variables, slots: variables.map((v) => scope.slot(v)) };
+      return { form: 'select', op, width: allocator.width, variables, slots: variables.map((v) => scope.slot(v)), ...common };
     }
   }
 }

@@ -64,6 +64,18 @@ export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuer
   return shape ?? parseQuery(text, baseIri);
 }
 
+/**
+ * A query as its template's parse (placeholders in place of its constants, shared by every query of
+ * the template) and its own constants, in placeholder order (query-template.ts); undefined when the
+ * query has no usable template. For plans made once per template (engine/plan/prepared-plans.ts).
+ */
+export function parseAsTemplate(text: string, baseIri?: string): { template: ParsedQuery; constants: readonly string[] } | undefined {
+  const template = templateOf(text);
+  if (!template) return undefined;
+  const parsed = templateParse(template, baseIri);
+  return parsed === null ? undefined : { template: parsed, constants: template.constants };
+}
+
 /** Parsed templates by template text; null: the template cannot stand for its queries. */
 const templateCache = new TextCache<ParsedQuery | null>(QUERY_CACHE_SIZE);
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { templateOf } from './query-template.js';
+import { scanTemplate, templateOf } from './query-template.js';
 import { parseQuery } from './parse.js';
 
 describe('query templates', () => {
@@ -50,5 +50,46 @@ describe('query templates: substitution', () => {
     assert.equal(patterns(a)[1], patterns(b)[1], 'the OPTIONAL part has no constant of the template: shared');
     assert.notEqual(patterns(a)[0], patterns(again)[0], 'a fresh copy per query');
     assert.deepEqual(JSON.stringify(a.algebra), JSON.stringify(again.algebra));
+  });
+});
+
+describe('query templates: layouts of recent queries', () => {
+  const base = `# mix 1 seq 3
+PREFIX ex: <http://ex/>
+SELECT ?s WHERE {
+  ?s ex:p <http://ex/a> ; ex:q "x"@en ; ex:t 'y' ; ex:r "2008-01-01"^^<http://www.w3.org/2001/XMLSchema#date> . # note
+  FILTER(?v > 120 && ?w < 7.5 && ?u != 3e2)
+} LIMIT 10`;
+
+  it('gives a query laid out like an earlier one exactly what a full scan gives', () => {
+    scanTemplate(base);
+    const variants = [
+      base.replace('mix 1 seq 3', 'mix 2 seq 9'),
+      base.replace('http://ex/a', 'http://ex/other/thing'),
+      base.replace('"x"', '"a longer string"').replace("'y'", "''"),
+      base.replace('> 120', '> 7'),
+      base.replace('# note', '#'),
+      // Regions the scan would take otherwise: an IRI with a space, a relative IRI, dot segments,
+      // an escaped string, an empty string opening a long one, a decimal, a comment gone, our marks.
+      base.replace('<http://ex/a>', '<http://ex/a b>'),
+      base.replace('<http://ex/a>', '<a>'),
+      base.replace('<http://ex/a>', '<>'),
+      base.replace('<http://ex/a>', '<http://ex/../a>'),
+      base.replace('"x"', '"x\\"y"'),
+      base.replace('"x"@en', '"""x"""@en'),
+      base.replace('> 120', '> 12.0'),
+      base.replace('# note', ''),
+      base.replace('# note', '# urn:x-quiver-param:0'),
+      base.replace('http://ex/a', 'urn:x-quiver-param:1'),
+      base.replace('120', '977777777770001'),
+      base.replace('LIMIT 10', 'LIMIT 11'),
+      base + ' ',
+    ];
+    for (const variant of variants) assert.deepEqual(templateOf(variant), scanTemplate(variant), variant);
+    // Laid out alike: the same template string, the constants of each.
+    const a = templateOf(variants[1])!;
+    const b = templateOf(variants[3])!;
+    assert.equal(a.text, b.text);
+    assert.deepEqual(b.constants, ['http://ex/a', 'x', 'y', '2008-01-01', '7']);
   });
 });

@@ -32,17 +32,123 @@ let lastScanned: { text: string; template: Template | undefined } | undefined;
 /** The template of a query, or undefined when it has no replaceable constant (or names our marks). */
 export function templateOf(text: string): Template | undefined {
   if (lastScanned?.text === text) return lastScanned.template;
-  const template = scanTemplate(text);
+  const template = fromKnownLayout(text) ?? scanTemplate(text);
   lastScanned = { text, template };
   return template;
 }
 
-function scanTemplate(text: string): Template | undefined {
+/** The template by a full scan of the text (templateOf tries the layouts of recent queries first). */
+export function scanTemplate(text: string): Template | undefined {
   if (text.includes(MARK) || text.includes(INTEGER_MARK)) return undefined;
   const scan = new ConstantScan(text);
   scan.run();
   const template = scan.output();
-  return template === text ? undefined : { text: template, constants: scan.constants };
+  if (template === text) return undefined;
+  rememberLayout(scan.layout(template));
+  return { text: template, constants: scan.constants };
+}
+
+/**
+ * Where a scanned query's constants and comments lie, and the template it gave. A later query
+ * with the same text around its constants and comments (the next query of a client's template)
+ * is matched against it piece by piece (native string comparisons) instead of scanned character
+ * by character, and gets the very same template string (whose hash the parse cache then has).
+ * Each region of the new text must be what the scan would have taken there: an IRI, string or
+ * integer of the same kind that the scan would replace, or a comment; otherwise it is scanned.
+ */
+interface Layout {
+  /** The text before the first region, between regions, and after the last. */
+  pieces: string[];
+  /** What each region is (REGION_*). */
+  regions: number[];
+  template: string;
+}
+
+const REGION_COMMENT = 0;
+const REGION_IRI = 1;
+const REGION_INTEGER = 2;
+const REGION_STRING_DOUBLE = 3;
+const REGION_STRING_SINGLE = 4;
+/** Layouts kept, most recently matched first: a client's templates, and a few more. */
+const MAX_LAYOUTS = 32;
+const layouts: Layout[] = [];
+
+function rememberLayout(layout: Layout): void {
+  layouts.unshift(layout);
+  if (layouts.length > MAX_LAYOUTS) layouts.pop();
+}
+
+function fromKnownLayout(text: string): Template | undefined {
+  for (let i = 0; i < layouts.length; i++) {
+    const layout = layouts[i];
+    const constants = matchLayout(layout, text);
+    if (constants === undefined) continue;
+    if (i > 0) {
+      layouts.splice(i, 1);
+      layouts.unshift(layout);
+    }
+    return { text: layout.template, constants };
+  }
+  return undefined;
+}
+
+// The characters an IRIREF may hold (see IRIREF).
+// eslint-disable-next-line no-control-regex
+const IRIREF_CHARS = /^[^<>"{}|^`\\\u0000-\u0020]*$/;
+
+/** The constants of a text laid out as `layout`, or undefined when it is not (or its regions are not what the scan would take). */
+function matchLayout(layout: Layout, text: string): string[] | undefined {
+  const { pieces, regions } = layout;
+  const last = pieces[pieces.length - 1];
+  // The text after the last region tells most layouts apart at once, wherever it starts.
+  // (Comparisons by slice: V8's startsWith and endsWith compare character by character, ~2 ns a
+  // character; string equality compares memory.)
+  if (last.length > text.length || text.slice(text.length - last.length) !== last) return undefined;
+  const constants: string[] = [];
+  // A query often repeats a constant (BSBM Q2 its product, 15 times): checked once.
+  let lastChecked: string | undefined;
+  let pos = 0;
+  for (let i = 0; i < regions.length; i++) {
+    const piece = pieces[i];
+    if (text.slice(pos, pos + piece.length) !== piece) return undefined;
+    pos += piece.length;
+    const region = regions[i];
+    let end: number;
+    if (region === REGION_COMMENT) {
+      if (text.charCodeAt(pos) !== 35 /* # */) return undefined;
+      end = text.indexOf('\n', pos);
+      if (end < 0) end = text.length;
+    } else if (region === REGION_IRI) {
+      end = text.indexOf('>', pos);
+      if (end < 0) return undefined;
+    } else if (region === REGION_INTEGER) {
+      end = pos;
+      while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+      if (end === pos) return undefined;
+    } else {
+      end = text.indexOf(region === REGION_STRING_DOUBLE ? '"' : "'", pos);
+      if (end < 0) return undefined;
+    }
+    const content = text.slice(pos, end);
+    if (region === REGION_IRI && content === lastChecked) {
+      constants.push(content);
+      pos = end;
+      continue;
+    }
+    if (content.includes(MARK) || content.includes(INTEGER_MARK)) return undefined;
+    if (region === REGION_IRI) {
+      if (!IRIREF_CHARS.test(content) || !ABSOLUTE_IRI.test(content) || DOT_SEGMENT.test(content)) return undefined;
+      lastChecked = content;
+    } else if (region === REGION_STRING_DOUBLE || region === REGION_STRING_SINGLE) {
+      // The scan replaces only strings without escapes on one line, and takes an empty string
+      // followed by its quote for the start of a long string.
+      if (content.includes('\\') || content.includes('\n')) return undefined;
+      if (end === pos && pieces[i + 1].charAt(1) === text.charAt(end)) return undefined;
+    }
+    if (region !== REGION_COMMENT) constants.push(content);
+    pos = end;
+  }
+  return pos + last.length === text.length ? constants : undefined;
 }
 
 function iriPlaceholder(n: number): string {
@@ -68,6 +174,25 @@ function isWordChar(code: number): boolean {
     (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 58) || code === 95 || code === 45 || code === 46 || code === 37 || code >= 0xb7
   );
 }
+/** isWordChar for ASCII, as a table (1: a word character). */
+const WORD_CHARS = Uint8Array.from({ length: 128 }, (_, code) => (isWordChar(code) ? 1 : 0));
+/** What an ASCII character starts, for the scan's dispatch. */
+const OTHER = 0;
+const WORD = 1;
+const COMMENT = 2;
+const IRI_START = 3;
+const QUOTE = 4;
+const DIGIT = 5;
+const CHAR_KINDS = Uint8Array.from({ length: 128 }, (_, code) => {
+  if (code === 35 /* # */) return COMMENT;
+  if (code === 60 /* < */) return IRI_START;
+  if (code === 34 /* " */ || code === 39 /* ' */) return QUOTE;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code === 63 /* ? */ || code === 36 /* $ */ || code === 64 /* @ */ || isWordChar(code)) return WORD;
+  return OTHER;
+});
+/** First letters of the keywords the scan looks for: SELECT, CONSTRUCT, DESCRIBE, ASK, LIMIT, OFFSET (either case). */
+const KEYWORD_INITIALS = Uint8Array.from({ length: 128 }, (_, code) => ('SCDALOscdalo'.includes(String.fromCharCode(code)) ? 1 : 0));
 const QUERY_FORMS = new Set(['SELECT', 'CONSTRUCT', 'DESCRIBE', 'ASK']);
 /** The longest keyword the scan looks for (CONSTRUCT); upper-casing never makes a word shorter. */
 const MAX_KEYWORD_LENGTH = 9;
@@ -77,6 +202,9 @@ const BOUNDARY_BEFORE_NUMBER = new Set([' ', '\t', '\n', '\r', '(', ')', '{', '}
 class ConstantScan {
   readonly constants: string[] = [];
   private readonly parts: string[] = [];
+  /** The text between regions (constants and comments), and what each region is. */
+  private readonly pieces: string[] = [];
+  private readonly regions: number[] = [];
   private copiedUpTo = 0;
   private pos = 0;
   private inBody = false;
@@ -86,14 +214,16 @@ class ConstantScan {
 
   run(): void {
     const text = this.text;
-    while (this.pos < text.length) {
+    const length = text.length;
+    while (this.pos < length) {
       const code = text.charCodeAt(this.pos);
-      if (code === 35 /* # */) this.skipComment();
-      else if (code === 60 /* < */) this.iri();
-      else if (code === 34 /* " */ || code === 39 /* ' */) this.string(text[this.pos]);
-      else if (code >= 48 && code <= 57) this.number();
-      else if (code === 63 /* ? */ || code === 36 /* $ */ || code === 64 /* @ */ || isWordChar(code)) this.word();
-      else this.pos++;
+      const kind = code < 128 ? CHAR_KINDS[code] : code >= 0xb7 ? WORD : OTHER;
+      if (kind === OTHER) this.pos++;
+      else if (kind === WORD) this.word();
+      else if (kind === COMMENT) this.skipComment();
+      else if (kind === IRI_START) this.iri();
+      else if (kind === QUOTE) this.string(text[this.pos]);
+      else this.number();
     }
   }
 
@@ -101,8 +231,15 @@ class ConstantScan {
     return this.parts.join('') + this.text.slice(this.copiedUpTo);
   }
 
-  private replace(start: number, end: number, placeholder: string, constant: string): void {
-    this.parts.push(this.text.slice(this.copiedUpTo, start), placeholder);
+  layout(template: string): Layout {
+    return { pieces: [...this.pieces, this.text.slice(this.copiedUpTo)], regions: this.regions, template };
+  }
+
+  private replace(start: number, end: number, placeholder: string, constant: string, region: number): void {
+    const piece = this.text.slice(this.copiedUpTo, start);
+    this.parts.push(piece, placeholder);
+    this.pieces.push(piece);
+    this.regions.push(region);
     this.copiedUpTo = end;
     this.constants.push(constant);
   }
@@ -112,7 +249,10 @@ class ConstantScan {
     const start = this.pos;
     const end = this.text.indexOf('\n', start);
     this.pos = end < 0 ? this.text.length : end;
-    this.parts.push(this.text.slice(this.copiedUpTo, start));
+    const piece = this.text.slice(this.copiedUpTo, start);
+    this.parts.push(piece);
+    this.pieces.push(piece);
+    this.regions.push(REGION_COMMENT);
     this.copiedUpTo = this.pos;
   }
 
@@ -128,7 +268,7 @@ class ConstantScan {
     const iri = match[1];
     const isDatatype = this.text.startsWith('^^', start - 2);
     if (this.inBody && !isDatatype && ABSOLUTE_IRI.test(iri) && !DOT_SEGMENT.test(iri)) {
-      this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri);
+      this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri, REGION_IRI);
     }
   }
 
@@ -151,7 +291,9 @@ class ConstantScan {
     }
     this.pos = i + 1;
     if (i >= text.length || text[i] !== quote) return;
-    if (this.inBody && !escaped) this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i));
+    if (this.inBody && !escaped) {
+      this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i), quote === '"' ? REGION_STRING_DOUBLE : REGION_STRING_SINGLE);
+    }
   }
 
   private number(): void {
@@ -172,7 +314,7 @@ class ConstantScan {
     const slice = this.afterSliceKeyword;
     this.afterSliceKeyword = false;
     if (!this.inBody || slice || !this.boundaryBefore(start)) return;
-    this.replace(start, i, integerPlaceholder(this.constants.length), text.slice(start, i));
+    this.replace(start, i, integerPlaceholder(this.constants.length), text.slice(start, i), REGION_INTEGER);
   }
 
   /** A number starts a token only after a delimiter (or a sign that itself follows one). */
@@ -184,12 +326,19 @@ class ConstantScan {
 
   private word(): void {
     const text = this.text;
+    const length = text.length;
     const start = this.pos;
     let i = start + 1;
-    while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 128 ? WORD_CHARS[code] === 0 : code < 0xb7) break;
+    }
     this.pos = i;
-    // Only the keywords this scan cares about are compared (and upper-cased): most words are names.
-    const word = i - start <= MAX_KEYWORD_LENGTH ? text.slice(start, i).toUpperCase() : '';
+    // Only the keywords this scan cares about are compared (and upper-cased): most words are
+    // names and variables. Every such keyword starts with one of these letters; a word starting
+    // outside ASCII is compared too, as upper-casing may turn its first letter into one of them.
+    const first = text.charCodeAt(start);
+    const word = i - start <= MAX_KEYWORD_LENGTH && (first >= 128 || KEYWORD_INITIALS[first] === 1) ? text.slice(start, i).toUpperCase() : '';
     if (QUERY_FORMS.has(word)) this.inBody = true;
     this.afterSliceKeyword = word === 'LIMIT' || word === 'OFFSET';
   }
@@ -287,14 +436,16 @@ function compileArray(items: readonly unknown[]): Substitution | undefined {
   };
 }
 
-function substituteTerm(term: Term, n: number, constants: readonly string[]): Term {
+/** The term a query puts where its template has the placeholder term `term` (number n). */
+export function substituteTerm(term: Term, n: number, constants: readonly string[]): Term {
   if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
   const lit = term as Literal;
   const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);
   return factory.literal(value, lit.language || lit.datatype);
 }
 
-function placeholderNumber(term: Term): number | undefined {
+/** The number of the placeholder a template term is, or undefined for any other term. */
+export function placeholderNumber(term: Term): number | undefined {
   const value = term.value;
   if (term.termType === 'NamedNode') return value.startsWith(IRI_PREFIX) ? Number(value.slice(IRI_PREFIX.length)) : undefined;
   if (term.termType !== 'Literal') return undefined;

@@ -57,11 +57,18 @@ export interface IdKeyEncoder {
   readKey(source: Uint8Array, start: number, end: number): Uint32Array;
 }
 
+/**
+ * While `active`, the encoders note the buffer lmdb-js asks them to write a key into (native-scan.ts
+ * uses it to find lmdb-js' own key buffer).
+ */
+export const keyTargetCapture: { active: boolean; target: Uint8Array | undefined } = { active: false, target: undefined };
+
 export function idKeyEncoder(layout: IndexLayout): IdKeyEncoder {
   const order = layout.order;
   const width = order.length;
   return {
     writeKey(key, target, start) {
+      if (keyTargetCapture.active) keyTargetCapture.target = target;
       let at = start;
       for (let i = 0; i < key.length; i++) {
         const id = key[i];
@@ -137,15 +144,18 @@ const DEFAULT_CHOICE = choiceTable(DEFAULT_INDEXES, false);
 const GRAPH_FIRST_CHOICE = choiceTable(GRAPH_FIRST_INDEXES, true);
 const GRAPH_LAST_CHOICE = choiceTable(GRAPH_LAST_INDEXES, false);
 
+/** The index whose key starts with exactly the pattern's bound positions (its range is rangeFor's). */
+export function indexFor(s: TermId, p: TermId, o: TermId, g: TermId): IndexLayout {
+  const mask = boundMask(s, p, o);
+  if (g === DEFAULT_GRAPH_ID) return DEFAULT_CHOICE[mask];
+  if (g !== ANY) return GRAPH_FIRST_CHOICE[mask];
+  // Nothing bound over every named graph: GSPO lists them all, graph by graph.
+  return mask === 0 ? GRAPH_FIRST_INDEXES[0] : GRAPH_LAST_CHOICE[mask];
+}
+
 /** The single index range holding exactly the quads that match the pattern. */
 export function rangeFor(s: TermId, p: TermId, o: TermId, g: TermId): IndexRange {
-  const mask = boundMask(s, p, o);
-  const family = familyOf(g);
-  let index: IndexLayout;
-  if (family === 'default') index = DEFAULT_CHOICE[mask];
-  else if (family === 'graph-first') index = GRAPH_FIRST_CHOICE[mask];
-  // Nothing bound over every named graph: GSPO lists them all, graph by graph.
-  else index = mask === 0 ? GRAPH_FIRST_INDEXES[0] : GRAPH_LAST_CHOICE[mask];
+  const index = indexFor(s, p, o, g);
   const quad = [s, p, o, g];
   const order = index.order;
   let boundLength = 0;

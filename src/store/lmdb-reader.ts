@@ -8,6 +8,7 @@ import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatis
 import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
 import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
+import { nativeScansFor, type NativeScans } from './native-scan.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
 import { META, readCount, readDataVersion, readMeta, readStatistics } from './statistics.js';
 import type { StoreContext } from './store-context.js';
@@ -24,6 +25,8 @@ export class LmdbStoreReader implements StoreReader {
   private cachedVersion: number | undefined | null = null;
   /** Per index, the range read this reader's scans share (see SharedRangeCursors). */
   private readonly sharedCursors = new Map<IndexLayout, SharedRangeCursors>();
+  /** Range reads through lmdb-js' native cursors (native-scan.ts); null: not decided yet, undefined: unavailable. */
+  private native: NativeScans | undefined | null = null;
 
   constructor(
     protected readonly context: StoreContext,
@@ -60,7 +63,17 @@ export class LmdbStoreReader implements StoreReader {
     return term;
   }
 
+  /** Native range reads, for a read snapshot outside a write transaction, where lmdb-js supports them. */
+  private nativeScans(): NativeScans | undefined {
+    if (this.native === null) {
+      this.native = this.transaction && !this.context.writing && !this.released ? nativeScansFor(this.context, this.transaction) : undefined;
+    }
+    return this.native;
+  }
+
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
+    const native = this.nativeScans();
+    if (native) return native.scan(s, p, o, g);
     const range = rangeFor(s, p, o, g);
     return new QuadScan(this.cursorsFor(range.index), range);
   }
@@ -82,6 +95,8 @@ export class LmdbStoreReader implements StoreReader {
 
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
     if (s === ANY && p === ANY && o === ANY) return this.graphSize(g);
+    const native = this.nativeScans();
+    if (native) return native.count(s, p, o, g);
     const range = rangeFor(s, p, o, g);
     const shared = this.sharedCursorsFor(range.index);
     if (shared) return shared.count(range);
@@ -110,6 +125,8 @@ export class LmdbStoreReader implements StoreReader {
   }
 
   has(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
+    const native = this.nativeScans();
+    if (native) return native.has(s, p, o, g);
     if (s !== ANY && p !== ANY && o !== ANY && g !== ANY) {
       const layout = g === DEFAULT_GRAPH_ID ? DEFAULT_INDEXES[0] : GRAPH_FIRST_INDEXES[0];
       return this.reads.get(this.context.index(layout.name), quadKey(layout, [s, p, o, g])) !== undefined;
@@ -151,6 +168,8 @@ export class LmdbStoreReader implements StoreReader {
   release(): void {
     if (this.released) return;
     this.released = true;
+    // Native cursors first: LMDB frees a transaction's cursors' pages with it.
+    this.native?.close();
     this.transaction?.done();
   }
 }

@@ -3,9 +3,9 @@
  * whether this thread is inside a write transaction.
  */
 import type { RootDatabase } from 'lmdb';
-import type { Term } from '../rdf/terms.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { TermId } from './quad-store.js';
+import { TermCache } from './term-cache.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import type { IdToTermDatabase, TermToIdDatabase } from './term-dictionary.js';
 import type { StatisticsDatabases } from './statistics.js';
@@ -17,7 +17,7 @@ export interface StoreDatabases extends StatisticsDatabases {
   readonly termToId: TermToIdDatabase;
 }
 
-/** Entries kept by each term cache; a few MB, enough for the vocabulary and hot resources. */
+/** Entries kept by the term -> ID cache; a few MB, enough for the vocabulary and hot resources. */
 export const TERM_CACHE_SIZE = 100_000;
 
 export class StoreContext {
@@ -26,7 +26,7 @@ export class StoreContext {
    * never reused), so every snapshot may share these, whereas an ID issued by a write transaction
    * that then aborts may be issued again for another term.
    */
-  readonly termsById = new BoundedMap<TermId, Term>(TERM_CACHE_SIZE);
+  readonly termsById = new TermCache();
   readonly idsByKey = new BoundedMap<string, TermId>(TERM_CACHE_SIZE);
   /** True while this thread runs a write callback. */
   writing = false;

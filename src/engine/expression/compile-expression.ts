@@ -29,11 +29,24 @@ export interface ExpressionScope {
   planExists(pattern: Algebra.Operation): Operator;
   /** Shortcuts that compare IDs instead of terms (the optimizer's; off for differential testing). */
   compareIds?: boolean;
+  /**
+   * For a prepared plan (plan/prepared-plans.ts): a holder for a constant that each query of the
+   * template sets to its own term before evaluation, or undefined for a constant of the template.
+   */
+  constantRef?(term: Term): ConstantRef | undefined;
+}
+
+/** A constant of the expression that is set per query (the term of one query of a template). */
+export interface ConstantRef {
+  term: Term;
 }
 
 const booleanTerm = booleanLiteral;
 
 const UNBOUND_ERROR = new ExpressionError('unbound variable');
+
+/** The arithmetic operators (binary, and Traqula's unary forms). */
+const ARITHMETIC = new Set(['+', '-', '*', '/', 'uplus', 'uminus']);
 
 export function compileExpression(expression: Algebra.Expression, scope: ExpressionScope): CompiledExpression {
   const slots = new Set<number>();
@@ -65,6 +78,8 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
         return ctx.termOf(id);
       };
     }
+    const ref = scope.constantRef?.(term);
+    if (ref) return () => ref.term;
     return () => term;
   };
 
@@ -110,6 +125,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     const slot = scope.slotOf(variable.value);
     slots.add(slot);
     const negated = op === '!=';
+    const ref = scope.constantRef?.(iri) ?? { term: iri };
     let idFor: ExecContext | undefined;
     let iriId = 0;
     return (data, offset, ctx) => {
@@ -117,9 +133,41 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
       if (id === 0) throw UNBOUND_ERROR;
       if (idFor !== ctx) {
         idFor = ctx;
-        iriId = ctx.idOf(iri);
+        iriId = ctx.idOf(ref.term);
       }
       return booleanTerm((id === iriId) !== negated);
+    };
+  };
+
+  /**
+   * Arithmetic over variables and constants, e.g. BSBM Q5's `?origProperty1 + 120`, is evaluated
+   * again only when its variables' IDs change: within one evaluation an ID names one term, and the
+   * operators are pure. Across the rows of a query such operands are often the same (a value of the
+   * one resource the query is about), and each evaluation builds a term with a lexical form.
+   */
+  const compileArithmetic = (op: string, expr: Algebra.OperatorExpression): Evaluate | undefined => {
+    if (!ARITHMETIC.has(op) || expr.args.length === 0 || expr.args.length > 2 || !expr.args.every((a) => a.subType === 'term')) return undefined;
+    const terms = expr.args.map((a) => (a as Algebra.TermExpression).term);
+    if (terms.some((t) => t.termType === 'BlankNode')) return undefined;
+    const evaluate = applyAll(op, expr.args.map(compile));
+    const slotA = terms[0].termType === 'Variable' ? scope.slotOf(terms[0].value) : -1;
+    const slotB = terms.length > 1 && terms[1].termType === 'Variable' ? scope.slotOf(terms[1].value) : -1;
+    // The evaluation by its serial number: holding the context would keep its memos alive.
+    let lastEvaluation = -1;
+    let lastA = 0;
+    let lastB = 0;
+    let lastResult: Term | undefined;
+    return (data, offset, ctx) => {
+      const a = slotA >= 0 ? data[offset + slotA] : 0;
+      const b = slotB >= 0 ? data[offset + slotB] : 0;
+      if (ctx.serial === lastEvaluation && a === lastA && b === lastB && lastResult !== undefined) return lastResult;
+      // Errors (an unbound variable, a non-number) are not kept: they are thrown again.
+      const result = evaluate(data, offset, ctx);
+      lastEvaluation = ctx.serial;
+      lastA = a;
+      lastB = b;
+      lastResult = result;
+      return result;
     };
   };
 
@@ -127,6 +175,8 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     const op = expr.operator.toLowerCase();
     const byId = compileIdComparison(op, expr);
     if (byId) return byId;
+    const arithmetic = compileArithmetic(op, expr);
+    if (arithmetic) return arithmetic;
     switch (op) {
       case '&&':
       case '||':

@@ -2,9 +2,15 @@
 import type { Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { numericTypeOf, xsd } from './xsd-types.js';
-import { describe, literalValue, numericIsTrue } from './values.js';
+import { booleanLiteral, describe, literalValue, numericIsTrue } from './values.js';
+
+const TRUE = booleanLiteral(true);
+const FALSE = booleanLiteral(false);
 
 export function effectiveBooleanValue(term: Term): boolean {
+  // The comparisons and connectives return these two terms: no value to look up.
+  if (term === TRUE) return true;
+  if (term === FALSE) return false;
   if (term.termType !== 'Literal') throw new ExpressionError(`no effective boolean value for ${describe(term)}`);
   const v = literalValue(term);
   switch (v.kind) {

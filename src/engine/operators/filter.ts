@@ -52,7 +52,7 @@ export class FilterStep extends Operator {
 /** The rows that pass; a batch whose rows all pass goes on as it is, uncopied. */
 function* keepPassing(batches: Iterable<Batch>, condition: CompiledExpression, ctx: ExecContext): Iterable<Batch> {
   const width = ctx.width;
-  const out = new BatchWriter(width);
+  const out = new BatchWriter(width, ctx.batchPool());
   const evaluate = condition.evaluate;
   const scoped = condition.usesBnode;
   for (const batch of batches) {

@@ -4,7 +4,7 @@
  * whole batch of left solutions at once; a hidden provenance slot tells which left solution each
  * right solution extends.
  */
-import { Batch, BatchWriter } from '../batch.js';
+import { type Batch, BatchWriter, pooledCapacity } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { type CompiledExpression, passes } from '../expression/compile-expression.js';
 import { Operator, union } from './operator.js';
@@ -37,9 +37,10 @@ export class LeftJoin extends Operator {
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const width = ctx.width;
     const tag = this.tagSlot;
-    const out = new BatchWriter(width);
+    const pool = ctx.batchPool();
+    const out = new BatchWriter(width, pool);
     for (const leftBatch of this.left.execute(input, ctx)) {
-      const tagged = new Batch(width, leftBatch.length);
+      const tagged = pool.take(pooledCapacity(leftBatch.length));
       tagged.length = leftBatch.length;
       tagged.data.set(leftBatch.data.subarray(0, leftBatch.length * width));
       for (let r = 0; r < tagged.length; r++) tagged.data[r * width + tag] = r + 1;
@@ -62,6 +63,8 @@ export class LeftJoin extends Operator {
           yield* out.drainFull();
         }
       }
+      // The right side has run to its end: nothing reads the tagged copy any more.
+      pool.release(tagged);
       for (let r = 0; r < leftBatch.length; r++) if (!matched[r]) out.target().appendCopy(leftBatch, r);
       if (out.pending) {
         ctx.checkpoint();

@@ -72,9 +72,10 @@ export class PatternScan extends Operator {
   }
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
-    const out = new BatchWriter(ctx.width);
+    const out = new BatchWriter(ctx.width, ctx.batchPool());
     const width = out.width;
-    const key = new Float64Array(4);
+    // Plain arrays for the few numbers per execution: a typed array costs more to make than to use here.
+    const key = [0, 0, 0, 0];
     const last = new LastLookup();
     for (const batch of input) {
       ctx.checkpoint();
@@ -213,7 +214,7 @@ export class PatternScan extends Operator {
   }
 
   /** Fills the scan key from constants and the solution's bindings; false when nothing can match. */
-  private resolve(key: Float64Array, data: Float64Array, offset: number): boolean {
+  private resolve(key: number[], data: Float64Array, offset: number): boolean {
     const terms = this.terms;
     for (let i = 0; i < 3; i++) {
       const t = terms[i];
@@ -226,7 +227,7 @@ export class PatternScan extends Operator {
   }
 
   /** Whether subject, predicate, object and graph are all known for this solution. */
-  private fullyBound(key: Float64Array, g: number, data: Float64Array, offset: number): boolean {
+  private fullyBound(key: number[], g: number, data: Float64Array, offset: number): boolean {
     if (key[0] === 0 || key[1] === 0 || key[2] === 0 || g === 0) return false;
     return this.graph.kind !== 'slot' || data[offset + this.graph.slot] !== 0;
   }
@@ -244,7 +245,7 @@ export class PatternScan extends Operator {
  * repeat from solution to solution is read once, not once per solution.
  */
 class LastLookup {
-  private readonly key = new Float64Array(4).fill(-1);
+  private readonly key = [-1, -1, -1, -1];
   /**
    * The bound values of each match, one per bind (at most four). Grows with use: most scans never
    * record a match (a full-size typed array per scan was a tenth of the engine's allocations).
@@ -253,13 +254,13 @@ class LastLookup {
   private count = 0;
   private usable = false;
 
-  repeats(key: Float64Array, g: number): boolean {
+  repeats(key: number[], g: number): boolean {
     const own = this.key;
     return this.usable && own[0] === key[0] && own[1] === key[1] && own[2] === key[2] && own[3] === g;
   }
 
   /** The key looked up, as a quad: the match of an existence check. */
-  keyQuad(): Float64Array {
+  keyQuad(): number[] {
     return this.key;
   }
 
@@ -267,7 +268,7 @@ class LastLookup {
     this.usable = false;
   }
 
-  begin(key: Float64Array, g: number): void {
+  begin(key: number[], g: number): void {
     const own = this.key;
     own[0] = key[0];
     own[1] = key[1];

@@ -16,21 +16,56 @@ export function orderPatterns(
   filters: ReadonlySet<number>[] = [],
   patternCounts: PatternCounts = new PatternCounts(ctx.reader),
 ): PatternScan[] {
+  const counts = constantCounts(patterns, ctx, patternCounts);
+  const estimates: number[] = [];
+  const order = joinOrder(patterns, counts, bound, ctx, filters, estimates);
+  return order.map((index, step) => {
+    const chosen = patterns[index];
+    chosen.estimate = estimates[step];
+    chosen.constantMatches = counts[index];
+    return chosen;
+  });
+}
+
+/** Each pattern's count of quads matching its constants (what the join order starts from). */
+export function constantCounts(patterns: readonly OrderedPattern[], ctx: ExecContext, patternCounts: PatternCounts): number[] {
+  const counts: number[] = [];
+  for (const p of patterns) counts.push(constantCount(p, ctx, patternCounts));
+  return counts;
+}
+
+/** The parts of a pattern scan the join order reads. */
+export type OrderedPattern = Pick<PatternScan, 's' | 'p' | 'o' | 'graph' | 'maybe'>;
+
+/**
+ * The greedy join order, as indexes into `patterns`: a function of the patterns' shapes, their
+ * constant counts, the bound slots, the filters and the store statistics only (prepared plans
+ * rely on that to check that a plan made for other constants is the one these would get).
+ * `estimates` receives each chosen pattern's estimate, in the order chosen.
+ */
+export function joinOrder(
+  patterns: readonly OrderedPattern[],
+  counts: readonly number[],
+  bound: ReadonlySet<number>,
+  ctx: ExecContext,
+  filters: readonly ReadonlySet<number>[] = [],
+  estimates?: number[],
+): number[] {
   // Planning runs once per query, and for cheap queries it costs as much as evaluating them: the
   // candidates' loop below allocates nothing, and each pattern's constant count is read once.
   const pendingFilters = [...filters];
-  const remaining = [...patterns];
-  const counts = patterns.map((p) => constantCount(p, ctx, patternCounts));
-  const ordered: PatternScan[] = [];
+  const remaining: number[] = [];
+  for (let i = 0; i < patterns.length; i++) remaining.push(i);
+  const order: number[] = [];
   const boundNow = new Set(bound);
   let cardinality = 1;
   while (remaining.length > 0) {
     let best = 0;
     let bestCost = Infinity;
     for (let i = 0; i < remaining.length; i++) {
-      const p = remaining[i];
-      const est = estimateWithBindings(p, counts[i], boundNow, ctx);
-      const connected = ordered.length === 0 || bindsAny(p.maybe, boundNow);
+      const p = patterns[remaining[i]];
+      const est = estimateWithBindings(p, counts[remaining[i]], boundNow, ctx);
+      const connected = order.length === 0 || bindsAny(p.maybe, boundNow);
       // An unconnected pattern is a cross product with everything before it.
       const cost = (connected ? est : est * Math.max(1, cardinality) * 10) * filterFactor(countCompletedFilters(pendingFilters, boundNow, p));
       if (cost < bestCost) {
@@ -38,17 +73,17 @@ export function orderPatterns(
         best = i;
       }
     }
-    const chosen = remaining.splice(best, 1)[0];
-    const count = counts.splice(best, 1)[0];
-    chosen.estimate = estimateWithBindings(chosen, count, boundNow, ctx);
-    chosen.constantMatches = count;
+    const index = remaining.splice(best, 1)[0];
+    const chosen = patterns[index];
+    const estimate = estimateWithBindings(chosen, counts[index], boundNow, ctx);
+    estimates?.push(estimate);
     const completed = completedFilters(pendingFilters, boundNow, chosen);
-    cardinality = Math.max(1, cardinality * Math.max(chosen.estimate, 0.01) * filterFactor(completed.length));
+    cardinality = Math.max(1, cardinality * Math.max(estimate, 0.01) * filterFactor(completed.length));
     for (const f of completed) pendingFilters.splice(pendingFilters.indexOf(f), 1);
-    ordered.push(chosen);
+    order.push(index);
     for (const s of chosen.maybe) boundNow.add(s);
   }
-  return ordered;
+  return order;
 }
 
 function bindsAny(slots: ReadonlySet<number>, bound: ReadonlySet<number>): boolean {
@@ -72,17 +107,17 @@ export function keepTextualOrder(
 }
 
 /** The filters whose last missing slot the pattern binds. */
-function completedFilters(filters: ReadonlySet<number>[], bound: ReadonlySet<number>, p: PatternScan): ReadonlySet<number>[] {
+function completedFilters(filters: ReadonlySet<number>[], bound: ReadonlySet<number>, p: OrderedPattern): ReadonlySet<number>[] {
   return filters.filter((f) => isCompletedBy(f, bound, p));
 }
 
-function countCompletedFilters(filters: readonly ReadonlySet<number>[], bound: ReadonlySet<number>, p: PatternScan): number {
+function countCompletedFilters(filters: readonly ReadonlySet<number>[], bound: ReadonlySet<number>, p: OrderedPattern): number {
   let n = 0;
   for (const f of filters) if (isCompletedBy(f, bound, p)) n++;
   return n;
 }
 
-function isCompletedBy(filter: ReadonlySet<number>, bound: ReadonlySet<number>, p: PatternScan): boolean {
+function isCompletedBy(filter: ReadonlySet<number>, bound: ReadonlySet<number>, p: OrderedPattern): boolean {
   for (const s of filter) if (!bound.has(s) && !p.maybe.has(s)) return false;
   return true;
 }
@@ -97,7 +132,7 @@ function constId(t: PatternTerm): number {
 }
 
 /** Quads matching the pattern's constants, variables left open. */
-function constantCount(p: PatternScan, ctx: ExecContext, counts: PatternCounts): number {
+export function constantCount(p: OrderedPattern, ctx: ExecContext, counts: PatternCounts): number {
   const s = constId(p.s);
   const pr = constId(p.p);
   const o = constId(p.o);
@@ -115,7 +150,7 @@ function constantCount(p: PatternScan, ctx: ExecContext, counts: PatternCounts):
   return counts.count(s, pr, o, g);
 }
 
-function estimateWithBindings(p: PatternScan, base: number, bound: ReadonlySet<number>, ctx: ExecContext): number {
+function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySet<number>, ctx: ExecContext): number {
   const sVar = isBoundVariable(p.s, bound);
   const pVar = isBoundVariable(p.p, bound);
   const oVar = isBoundVariable(p.o, bound);

@@ -5,26 +5,20 @@
  * under one store content version (StoreReader.contentVersion) holds for every snapshot of that
  * version, so counts are kept per version: the very figures a fresh read gives, so no plan changes.
  *
- * Keyed by a number mixed from the four IDs, entries compared in full: a string key would be a
- * fresh string to hash on every look-up, which costs about as much as the count it saves.
+ * Kept in a direct-mapped table of typed arrays (the slot is a hash of the four IDs; a colliding
+ * pattern replaces the slot's): no object per entry, no Map to hash into. A string key would be a
+ * fresh string to hash on every look-up, which costs about as much as the count it saves; a Map of
+ * entry objects cost ~0.6 us a look-up in the middle of a query (scattered memory).
  */
-import { BoundedMap } from '../../bounded-map.js';
 import type { StoreReader, TermId } from '../../store/quad-store.js';
 
-const MAX_ENTRIES = 16384;
-
-interface Entry {
-  s: TermId;
-  p: TermId;
-  o: TermId;
-  g: TermId;
-  count: number;
-  next: Entry | undefined;
-}
+const SLOT_BITS = 14;
+const SLOTS = 1 << SLOT_BITS;
 
 let tableVersion: number | undefined;
-/** Entries by mixed hash; an entry heads a chain of the entries that share its hash. */
-const table = new BoundedMap<number, Entry>(MAX_ENTRIES);
+/** The pattern of each slot (s, p, o, g), all 0 for an empty slot (no count is asked for the pattern of nothing). */
+const keys = new Float64Array(SLOTS * 4);
+const counts = new Float64Array(SLOTS);
 
 /** Counts for one query's planning on a snapshot. */
 export class PatternCounts {
@@ -40,22 +34,26 @@ export class PatternCounts {
     if (version === undefined) return this.reader.count(s, p, o, g);
     if (tableVersion !== version) {
       tableVersion = version;
-      table.clear();
+      keys.fill(0);
     }
-    const hash = mix(s, p, o, g);
-    const first = table.get(hash);
-    for (let e = first; e !== undefined; e = e.next) if (e.s === s && e.p === p && e.o === o && e.g === g) return e.count;
+    const slot = mix(s, p, o, g);
+    const at = slot * 4;
+    if (keys[at] === s && keys[at + 1] === p && keys[at + 2] === o && keys[at + 3] === g && (s | p | o | g) !== 0) return counts[slot];
     const count = this.reader.count(s, p, o, g);
-    table.set(hash, { s, p, o, g, count, next: first });
+    keys[at] = s;
+    keys[at + 1] = p;
+    keys[at + 2] = o;
+    keys[at + 3] = g;
+    counts[slot] = count;
     return count;
   }
 }
 
-/** A small integer (a V8 Smi) from the four IDs. */
+/** The table slot of a pattern: a hash of the four IDs. */
 function mix(s: number, p: number, o: number, g: number): number {
   let h = Math.imul(s | 0, 0x9e3779b1);
   h = Math.imul(h ^ (p | 0), 0x85ebca6b);
   h = Math.imul(h ^ (o | 0), 0xc2b2ae35);
   h = Math.imul(h ^ (g | 0), 0x27d4eb2f);
-  return (h ^ (h >>> 15)) & 0x3fffffff;
+  return (h ^ (h >>> 15)) & (SLOTS - 1);
 }

@@ -9,7 +9,7 @@ import type { Algebra } from '../../sparql/parse.js';
 import type { Term } from '../../rdf/terms.js';
 import { EvaluationError } from '../../errors.js';
 import type { ExecContext } from '../context.js';
-import { compileExpression, type CompiledExpression, type ExpressionScope } from '../expression/compile-expression.js';
+import { compileExpression, type CompiledExpression, type ConstantRef, type ExpressionScope } from '../expression/compile-expression.js';
 import { Operator, union } from '../operators/operator.js';
 import { PatternScan, type PatternTerm } from '../operators/pattern-scan.js';
 import { Identity, Sequence } from '../operators/sequence.js';
@@ -32,6 +32,7 @@ import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 import { objectBoundsOf } from './object-bounds.js';
 import { PatternCounts } from './pattern-counts.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
+import { QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
 
 interface Env {
   scope: Scope;
@@ -52,6 +53,30 @@ interface Planned {
   mentioned: Set<number>;
 }
 
+/**
+ * How the planner plans a template's algebra for one query of the template (prepared-plans.ts): the
+ * template's placeholders get that query's constants, and every place a constant went is recorded,
+ * so that later queries of the template can put theirs there instead of planning again.
+ */
+export interface PlanParameters {
+  /** The placeholder number of a template term, or undefined for a constant of the template itself. */
+  placeholder(term: Term): number | undefined;
+  /** The pattern position for placeholder n, holding this query's constant's ID. */
+  patternTerm(n: number, label: string): PatternTerm;
+  /** The holder of placeholder n in an expression, holding this query's constant. */
+  expressionConstant(n: number): ConstantRef;
+  /** A basic graph pattern as ordered: its scans in the query's order, what was bound before, its filters' slots, the order chosen. */
+  joinOrdered(problem: JoinOrderProblem): void;
+}
+
+export interface JoinOrderProblem {
+  scans: PatternScan[];
+  bound: ReadonlySet<number>;
+  filters: ReadonlySet<number>[];
+  /** Indexes into scans. */
+  order: number[];
+}
+
 const MODIFIERS = new Set(['project', 'group', 'orderby', 'slice', 'distinct', 'reduced']);
 
 export class Planner {
@@ -62,6 +87,10 @@ export class Planner {
   /** Store IDs of the IRIs planned so far: a template repeats its constants (BSBM Q2 names its product 15 times). */
   private readonly iriIds = new Map<string, number>();
   private readonly patternCounts: PatternCounts;
+  /** Set when planning a template for one query of it (prepared-plans.ts). */
+  parameters?: PlanParameters;
+  /** Whether a constant of the query got a query-local ID (the store does not hold it): such a plan is for this query only. */
+  usedLocalConstant = false;
 
   /** optimize false: patterns in textual order, no push-downs, no strategy chosen from estimates. */
   constructor(
@@ -161,11 +190,20 @@ export class Planner {
     if (t.termType === 'Variable') return { kind: 'slot', slot: scope.slot(t.value), label: `?${t.value}` };
     // Blank nodes in query patterns act as variables that cannot be projected.
     if (t.termType === 'BlankNode') return { kind: 'slot', slot: scope.slot(`_:${t.value}`), label: `_:${t.value}` };
-    return { kind: 'id', id: this.idOf(t), label: t.termType === 'NamedNode' ? `<${t.value}>` : JSON.stringify(t.value) };
+    const label = t.termType === 'NamedNode' ? `<${t.value}>` : JSON.stringify(t.value);
+    const n = this.parameters?.placeholder(t);
+    if (n !== undefined) return this.parameters!.patternTerm(n, label);
+    return { kind: 'id', id: this.idOf(t), label };
   }
 
   /** The context's ID of a term; an IRI's is remembered, as the context gives it the same one every time. */
   private idOf(t: Term): number {
+    const id = this.storeOrLocalId(t);
+    if (id >= QUERY_LOCAL_ID_BASE) this.usedLocalConstant = true;
+    return id;
+  }
+
+  private storeOrLocalId(t: Term): number {
     if (t.termType !== 'NamedNode') return this.ctx.idOf(t);
     let id = this.iriIds.get(t.value);
     if (id === undefined) {
@@ -196,6 +234,7 @@ export class Planner {
     const filterSlots = filters.map((f) => f.condition.slots);
     const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts)
       : keepTextualOrder(scans, env.inputVars, this.ctx, this.patternCounts);
+    this.parameters?.joinOrdered({ scans, bound: new Set(env.inputVars), filters: filterSlots, order: ordered.map((scan) => scans.indexOf(scan)) });
     const steps = interleaveFilters(ordered, filters, env.params);
     if (this.optimize) this.attachObjectBounds(ordered, filterExpressions, env);
     const op = steps.length === 1 ? steps[0] : new Sequence(steps);
@@ -380,8 +419,15 @@ export class Planner {
   // ---- expressions ----
 
   expression(expr: Algebra.Expression, env: Env): CompiledExpression {
+    const parameters = this.parameters;
     const scope: ExpressionScope = {
       compareIds: this.optimize,
+      constantRef: parameters
+        ? (term) => {
+            const n = parameters.placeholder(term);
+            return n === undefined ? undefined : parameters.expressionConstant(n);
+          }
+        : undefined,
       slotOf: (name) => env.scope.slot(name),
       planExists: (pattern) => {
         // EXISTS sees the current solution: every slot of the scope may be bound.
