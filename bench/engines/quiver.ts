@@ -27,7 +27,7 @@ export const launchQuiver: EngineLauncher = async (context) => {
   return {
     engine: {
       name: 'quiver',
-      description: `quiver ${version} (quiver serve, LMDB store, ${context.profileDir ? 'under --cpu-prof' : 'default workers'}, --inline-queries ${process.env.QUIVER_INLINE_QUERIES ?? 'idle'})`,
+      description: `quiver ${version} (quiver serve, LMDB store, ${context.profileDir ? 'under --cpu-prof' : 'default workers'}, --inline-queries ${process.env.QUIVER_INLINE_QUERIES ?? 'auto'})`,
       endpoint: server.endpoint,
       pid: server.pid,
       load: { ...load, method: '`quiver load` (CLI, wall-clock including Node start-up)' },

@@ -42,19 +42,18 @@ describe('the memory budget of a query (--query-memory)', () => {
 });
 
 describe('main-thread evaluation of cheap queries (--inline-queries)', () => {
-  it('is idle by default, and takes the flag over QUIVER_INLINE_QUERIES', () => {
-    assert.equal(settings([]).inlineQueries, 'idle');
+  it('is auto by default, and takes the flag over QUIVER_INLINE_QUERIES', () => {
+    assert.equal(settings([]).inlineQueries, 'auto');
     assert.equal(settings([], { QUIVER_INLINE_QUERIES: 'off' }).inlineQueries, 'off');
     assert.equal(settings(['--inline-queries', 'always'], { QUIVER_INLINE_QUERIES: 'off' }).inlineQueries, 'always');
   });
 
   it('refuses a mode it does not know', () => {
-    assert.throws(() => settings(['--inline-queries', 'sometimes']), /idle, always, off/);
+    assert.throws(() => settings(['--inline-queries', 'sometimes']), /auto, idle, always, off/);
   });
 
-  it('maps each mode to the service setting: off never, always without waiting for an idle server', () => {
+  it('maps each mode to the service setting: off never, the others as when', () => {
     assert.equal(inlineQueriesSetting('off'), false);
-    assert.equal(inlineQueriesSetting('idle'), true);
-    assert.deepEqual(inlineQueriesSetting('always'), { minIdleMs: 0, holdMs: 0, onlyWhenWorkersIdle: false });
+    for (const when of ['auto', 'idle', 'always'] as const) assert.deepEqual(inlineQueriesSetting(when), { when });
   });
 });

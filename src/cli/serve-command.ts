@@ -68,9 +68,9 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     name: 'inline-queries',
     type: 'string',
     value: 'MODE',
-    default: 'idle',
+    default: 'auto',
     description:
-      'queries proven cheap (< 1 ms) run on the main thread, saving two thread hand-offs: idle = only while no other query is in flight, always = whenever one is cheap, off = every query on a worker',
+      'queries proven cheap (< 1 ms) run on the main thread, saving two thread hand-offs: auto = unless the main thread is saturated while a core idles, idle = only while no other query is in flight, always = whenever one is cheap, off = every query on a worker',
   },
   {
     name: 'query-memory',

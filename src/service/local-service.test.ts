@@ -227,8 +227,29 @@ describe('LocalService with inlineCheapQueries', () => {
 });
 
 describe('LocalService with inlineCheapQueries, overlapping queries', () => {
-  test('a cheap query goes to a worker while another query is evaluating on one', async () => {
-    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: true });
+  test('auto: a cheap query runs on the main thread beside one evaluating on the only worker', async () => {
+    // A generous bound for cheap: a run slowed down by a busy test machine must not make the shape expensive.
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { cheapQueryMs: 100 } });
+    try {
+      await service.update({ update: numbersUpdate(2000) });
+      for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
+      assert.ok(service.inlineQueries > 0, 'the shape proved cheap');
+      const stopRunning = new AbortController();
+      const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
+      await waitUntil(() => service.load().queries.running === 1);
+      const before = service.inlineQueries;
+      const answer = await service.query({ query: `ASK { ?s <${EX}value> 4 }` });
+      assert.ok(answer.kind === 'boolean' && answer.value);
+      assert.equal(service.inlineQueries, before + 1);
+      stopRunning.abort();
+      await assert.rejects(running, CancelledError);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('idle: a cheap query goes to a worker while another query is evaluating on one', async () => {
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { when: 'idle' } });
     try {
       await service.update({ update: numbersUpdate(2000) });
       for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
@@ -253,7 +274,7 @@ describe('LocalService with inlineCheapQueries, overlapping queries', () => {
 
 describe('LocalService with inlineCheapQueries and a closed gate', () => {
   test('no query runs on the main thread when the event loop never counts as having waited long enough', async () => {
-    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { minIdleMs: Number.POSITIVE_INFINITY } });
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { when: 'idle', minIdleMs: Number.POSITIVE_INFINITY } });
     try {
       await service.update({ update: numbersUpdate(5) });
       for (let i = 0; i < 30; i++) assert.equal(await ask(service, `ASK { ?s <${EX}value> ${i % 5} }`), true);

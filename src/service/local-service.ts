@@ -18,6 +18,7 @@ import type { QueryJobSpec } from './query-job.js';
 import { QueryCostMemory } from './query-cost-memory.js';
 import { runInline } from './inline-query.js';
 import { InlineGate, type InlineGateOptions } from './inline-gate.js';
+import { SaturationGate, type SaturationGateOptions } from './saturation-gate.js';
 import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
 import { namedNode } from '../rdf/terms.js';
@@ -64,31 +65,53 @@ export interface LocalServiceOptions {
   /** How long close() waits for running work before it cancels it. */
   closeTimeoutMs?: number;
   /**
-   * Evaluate queries whose shape has proved cheap on the main thread (inline-query.ts) when the
-   * server is not busy with overlapping requests (inline-gate.ts; an object tunes that gate).
-   * Default true: a lone client waits for two thread hand-offs less per query (bench/RESULTS.md, issue 5).
+   * Evaluate queries whose shape has proved cheap on the main thread (inline-query.ts), which saves
+   * two thread hand-offs; `when` in an object says under which load (see InlineQueryOptions).
+   * Default true: `when: 'auto'` (bench/RESULTS.md, issue 5).
    */
   inlineCheapQueries?: boolean | InlineQueryOptions;
 }
 
-/** Tuning of main-thread evaluation: the gate's settings, and what counts as cheap. */
-export interface InlineQueryOptions extends InlineGateOptions {
+/** When a cheap query may take the main thread (`quiver serve --inline-queries`). */
+export type InlineWhen =
+  /** Unless the main thread is saturated while a core idles (saturation-gate.ts). */
+  | 'auto'
+  /** Only while no other query is in flight: a lone client's queries (inline-gate.ts). */
+  | 'idle'
+  /** Whenever it is cheap. */
+  | 'always';
+
+/** Tuning of main-thread evaluation: when, the gates' settings, and what counts as cheap. */
+export interface InlineQueryOptions extends InlineGateOptions, SaturationGateOptions {
+  when?: InlineWhen;
   /** Queries whose shape's recent evaluations took less than this (worker wall-clock, ms) are cheap. */
   cheapQueryMs?: number;
 }
 
 /** How `quiver serve --inline-queries` names the settings of inlineCheapQueries. */
-export const INLINE_QUERIES_MODES = ['idle', 'always', 'off'] as const;
+export const INLINE_QUERIES_MODES = ['auto', 'idle', 'always', 'off'] as const;
 export type InlineQueriesMode = (typeof INLINE_QUERIES_MODES)[number];
 
-/**
- * idle: the gate's defaults (a lone client's queries; inline-gate.ts); always: any cheap query that
- * finds no query waiting for a worker, whatever else is running; off: every query on a worker.
- */
 export function inlineQueriesSetting(mode: InlineQueriesMode): boolean | InlineQueryOptions {
-  if (mode === 'off') return false;
-  if (mode === 'always') return { minIdleMs: 0, holdMs: 0, onlyWhenWorkersIdle: false };
-  return true;
+  return mode === 'off' ? false : { when: mode };
+}
+
+/** Whether a cheap query may run on the main thread, given the pool's load and size. */
+type MainThreadGate = (load: QueryLoad, workers: number) => boolean;
+
+function mainThreadGate(options: InlineQueryOptions): MainThreadGate {
+  switch (options.when ?? 'auto') {
+    case 'always':
+      return () => true;
+    case 'idle': {
+      const gate = new InlineGate(options);
+      return (load) => gate.admits(load);
+    }
+    case 'auto': {
+      const gate = new SaturationGate(options);
+      return (load, workers) => gate.admits(load, workers);
+    }
+  }
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
@@ -102,7 +125,7 @@ const INLINE_BUDGET_MS = 25;
 export class LocalService implements SparqlService {
   private closing?: Promise<void>;
   private readonly costs: QueryCostMemory;
-  private readonly inlineGate?: InlineGate;
+  private readonly inlineGate?: MainThreadGate;
   /** Shapes already evaluated on the main thread (their templates are parsed and cached here). */
   private readonly shapesRunInline = new BoundedMap<string, true>(1024);
   /** Queries answered on the main thread so far (see queryInline). */
@@ -119,7 +142,7 @@ export class LocalService implements SparqlService {
     const setting = settings.inlineCheapQueries ?? true;
     const inline = setting === true ? {} : setting;
     this.costs = new QueryCostMemory(inline ? inline.cheapQueryMs : undefined);
-    if (inline) this.inlineGate = new InlineGate(inline);
+    if (inline) this.inlineGate = mainThreadGate(inline);
   }
 
   static async create(options: LocalServiceOptions = {}): Promise<LocalService> {
@@ -176,7 +199,7 @@ export class LocalService implements SparqlService {
     if (request.explain || !this.inlineGate) return this.pool.run(spec);
     const shape = QueryCostMemory.shapeOf(request.query);
     // The gate sees every query, cheap or not: each one's arrival counts.
-    const mainThreadFree = this.inlineGate.admits(this.pool.load);
+    const mainThreadFree = this.inlineGate(this.pool.load, this.pool.size);
     if (mainThreadFree && this.costs.isCheap(shape)) return this.queryInline(shape, spec);
     return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
   }

@@ -86,6 +86,11 @@ export class QueryPool {
     return pool;
   }
 
+  /** Worker threads, i.e. queries evaluated at once. */
+  get size(): number {
+    return this.options.size;
+  }
+
   /** Queries running now and waiting, and workers replaced so far (stuck or crashed). */
   get load(): QueryLoad {
     let running = 0;
