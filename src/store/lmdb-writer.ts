@@ -301,8 +301,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    */
   writeHeldBack(budget: number): boolean {
     this.checkOpen();
-    if (!this.deferredDefault.writeSpilled(this.defaultIndexes.slice(1), budget)) return false;
-    if (!this.deferredNamed.writeSpilled(this.namedIndexes.slice(1), budget)) return false;
+    if (!this.deferredDefault.writeSome(this.defaultIndexes.slice(1), budget)) return false;
+    if (!this.deferredNamed.writeSome(this.namedIndexes.slice(1), budget)) return false;
     return this.dictionaryWriter.writePendingSome(budget);
   }
 

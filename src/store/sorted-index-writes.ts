@@ -11,8 +11,8 @@ import { lastKey, type IndexLayout } from './index-layout.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE } from './native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
-import { SortedRuns } from './sorted-runs.js';
-import type { MergedRuns, SpilledRuns } from './spilled-runs.js';
+import { SortedRuns, type EntryReader } from './sorted-runs.js';
+import type { SpilledRuns } from './spilled-runs.js';
 
 const MAX_KEY = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
 
@@ -96,12 +96,12 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
  * New quads of one index family waiting for their secondary index writes, kept sorted for each
  * secondary index as they arrive (sorted-runs.ts). With a SpilledRuns (a staged load), what passes
  * the memory limit goes to run files instead of the indexes, and the runs are merged and appended
- * once at the end (writeSpilled).
+ * once at the end (writeSome).
  */
 export class DeferredQuads {
   private readonly runs: SortedRuns;
   /** The spilled-runs merge under way: its order number, source and whether it appends yet. */
-  private merge: { k: number; source: MergedRuns; last: Uint32Array | undefined; appending: boolean } | undefined;
+  private merge: { k: number; source: EntryReader; last: Uint32Array | undefined; appending: boolean } | undefined;
   private nextOrder = 0;
 
   /**
@@ -148,38 +148,32 @@ export class DeferredQuads {
 
   /** Writes the waiting quads into each index (given in the constructor's order), then forgets them. */
   writeTo(indexes: readonly IndexHandle[]): void {
-    if (this.spill !== undefined && (this.spill.runCount > 0 || this.merge !== undefined)) {
-      while (!this.writeSpilled(indexes, Infinity));
-      return;
-    }
-    for (let k = 0; k < indexes.length; k++) writeInOrder(indexes[k], this.runs, k);
-    this.runs.clear();
+    while (!this.writeSome(indexes, Infinity));
   }
 
   /**
-   * Writes up to about `budget` of the waiting quads' entries, from the merge of the spilled runs
-   * (what is still in memory is spilled first), one index after the other; true once all are
-   * written (the run files deleted). Called again, in the next transaction, it goes on where it
-   * stopped: a staged load bounds each transaction's dirty pages this way.
+   * Writes up to about `budget` of the waiting quads' entries, one index after the other; true once
+   * all are written (and forgotten, the run files deleted). Called again, in the next transaction,
+   * it goes on where it stopped: a staged load bounds each transaction's dirty pages this way. The
+   * entries come from memory, or, when runs were spilled, from the merge of the run files (what is
+   * still in memory is spilled first).
    */
-  writeSpilled(indexes: readonly IndexHandle[], budget: number): boolean {
+  writeSome(indexes: readonly IndexHandle[], budget: number): boolean {
     const spill = this.spill;
-    if (spill === undefined) {
-      this.writeTo(indexes);
-      return true;
-    }
-    if (this.merge === undefined && this.nextOrder === 0) spill.spill(this.runs);
+    const spilled = spill !== undefined && spill.runCount > 0;
+    if (spilled && this.merge === undefined && this.nextOrder === 0) spill.spill(this.runs);
     let written = 0;
     while (written < budget) {
       if (this.merge === undefined) {
         if (this.nextOrder >= indexes.length) {
-          spill.remove();
+          if (spilled) spill.remove();
+          this.runs.clear();
           this.nextOrder = 0;
           return true;
         }
         const k = this.nextOrder++;
         const last = lastQuadOf(indexes[k]);
-        this.merge = { k, source: spill.merged(k), last, appending: last === undefined };
+        this.merge = { k, source: spilled ? spill.merged(k) : this.runs.inOrder(k), last, appending: last === undefined };
       }
       const merge = this.merge;
       const count = merge.source.read(mergeChunk, Math.min(MERGE_CHUNK, budget - written));
@@ -198,6 +192,7 @@ export class DeferredQuads {
   discard(): void {
     this.merge?.source.close();
     this.merge = undefined;
+    this.nextOrder = 0;
     this.runs.clear();
   }
 }
@@ -216,13 +211,4 @@ function writeAbsent(index: IndexHandle, quads: Uint32Array, count: number, last
     putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
   }
   return appending;
-}
-
-/** Writes quads known to be absent from the index, which are held in `runs` for its order `k`. */
-function writeInOrder(index: IndexHandle, runs: SortedRuns, k: number): void {
-  const last = lastQuadOf(index);
-  let appending = last === undefined;
-  runs.inOrder(k, (quads, count) => {
-    appending = writeAbsent(index, quads, count, last, appending);
-  });
 }

@@ -26,9 +26,12 @@ function referenceOrder(entries: number[][], order: number[]): number[] {
 /** The entries as inOrder hands them out, chunk after chunk. */
 function inOrder(runs: SortedRuns, k: number): number[][] {
   const out: number[][] = [];
-  runs.inOrder(k, (chunk, count) => {
+  const reader = runs.inOrder(k);
+  // A small chunk: reading resumes where the previous read stopped.
+  const chunk = new Uint32Array(5 * 4);
+  for (let count; (count = reader.read(chunk, 5)) > 0; ) {
     for (let i = 0; i < count; i++) out.push(Array.from(chunk.subarray(i * 4, i * 4 + 4)));
-  });
+  }
   return out;
 }
 

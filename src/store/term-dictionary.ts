@@ -260,7 +260,8 @@ export class DictionaryWriter extends DictionaryReader {
     if (this.pending.count === 0) return;
     const last = this.lastHash();
     const state = { previousHigh: last?.[0] ?? -1, previousLow: last?.[1] ?? -1 };
-    this.pending.inOrder(0, (entries, count) => this.putHashes(entries, count, state));
+    const reader = this.pending.inOrder(0);
+    for (let count; (count = reader.read(mergeChunk, MERGE_CHUNK)) > 0; ) this.putHashes(mergeChunk, count, state);
     this.pending.clear();
     this.pendingIndex = undefined;
   }
