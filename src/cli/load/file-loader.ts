@@ -23,6 +23,8 @@ const PARSE_BATCH = 16_384;
  * the secondary index entries back and appends them in far larger runs).
  */
 const DEFAULT_WRITE_BATCH = 1 << 17;
+/** Statements written before the batch is full when the loader would otherwise wait for its parser. */
+const EAGER_WRITE = 1 << 15;
 
 export interface LoadSource {
   /** A file path, or '-' for standard input. */
@@ -128,6 +130,8 @@ function loadResult(result: FileLoadResult | undefined): FileLoadResult {
 }
 
 interface MessageChannel extends AsyncIterable<ParseWorkerMessage> {
+  /** Messages received and not yet consumed. */
+  readonly waiting: number;
   ack(): void;
   stop(): Promise<void>;
 }
@@ -174,6 +178,9 @@ function startParser(source: LoadSource, options: LoadFileOptions): MessageChann
         if (ended) return;
       }
     },
+    get waiting() {
+      return queue.length;
+    },
     ack: () => worker.postMessage({ type: 'ack' }),
     stop: async () => {
       ended = true;
@@ -210,7 +217,9 @@ class MessageConsumer {
         case 'batch':
           batcher.take(message);
           this.messages.ack();
-          batcher.writeWhenFull();
+          // Written when full, or earlier while the parser has nothing more to hand over: this
+          // thread would wait anyway, and less is left for after the parser's last batch.
+          if (batcher.count >= batcher.capacity || (batcher.count >= EAGER_WRITE && this.messages.waiting === 0)) batcher.writeAll();
           taken += message.count;
           options.onProgress?.(message);
           break;
@@ -247,11 +256,12 @@ class WriteBatcher {
    */
   private allKeysNew: boolean;
   private readonly pending: Uint32Array;
-  private count = 0;
+  /** Statements taken and not written yet. */
+  count = 0;
 
   constructor(
     private readonly writer: StoreWriter,
-    private readonly capacity: number,
+    readonly capacity: number,
   ) {
     this.pending = new Uint32Array(capacity * 4);
     this.allKeysNew = (writer as BulkWriter).startedEmpty?.() === true && (writer as BulkWriter).internNewKeyBytes !== undefined;
@@ -300,10 +310,6 @@ class WriteBatcher {
       }
       start = end;
     }
-  }
-
-  writeWhenFull(): void {
-    if (this.count >= this.capacity) this.writeAll();
   }
 
   writeAll(): void {
