@@ -16,7 +16,7 @@ import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from '
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 import { hashTermKeyWords } from './term-hash-words.js';
-import { TermTable, hashKey, viewOf } from './term-table.js';
+import { TermTable, copyBytes, hashKey, viewOf } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
@@ -86,19 +86,56 @@ class BatchBuilder {
    */
   addParsed(parser: ByteLineParser): boolean {
     const { subject, predicate, object, graph } = parser;
-    const s = this.find(subject, 0);
+    const sameSubject = this.isLastSubject(subject);
+    const s = sameSubject ? this.lastSubjectLocal : this.find(subject, 0);
     const p = this.find(predicate, 1);
     const o = this.find(object, 2);
     const g = parser.hasGraph ? this.find(graph, 3) : this.defaultGraph();
     if (!this.newKeysValid(parser, s, p, o, g)) return false;
     const table = this.table;
-    this.addLocals(
-      s >= 0 ? s : table.localWithHash(subject, subject.from, subject.to, this.hashes[0]),
-      p >= 0 ? p : table.localWithHash(predicate, predicate.from, predicate.to, this.hashes[1]),
-      o >= 0 ? o : table.localWithHash(object, object.from, object.to, this.hashes[2]),
-      g >= 0 ? g : table.localWithHash(graph, graph.from, graph.to, this.hashes[3]),
-    );
+    const sLocal = s >= 0 ? s : table.localWithHash(subject, subject.from, subject.to, this.hashes[0]);
+    const pLocal = p >= 0 ? p : table.localWithHash(predicate, predicate.from, predicate.to, this.hashes[1]);
+    const oLocal = o >= 0 ? o : table.localWithHash(object, object.from, object.to, this.hashes[2]);
+    const gLocal = g >= 0 ? g : table.localWithHash(graph, graph.from, graph.to, this.hashes[3]);
+    // Before addLocals, whose flush may start the table over (which forgets the remembered subject).
+    if (!sameSubject) this.rememberSubject(subject, sLocal);
+    this.addLocals(sLocal, pLocal, oLocal, gLocal);
     return true;
+  }
+
+  /**
+   * The last subject of the byte parser and its local number: in most files statements about one
+   * subject come together (9 in 10 in BSBM), and comparing with the previous subject costs less
+   * than hashing it and probing the table (a cache miss or two).
+   */
+  private lastSubject = new Uint8Array(256);
+  private lastSubjectView = viewOf(this.lastSubject);
+  /** -1: none (at the start, and after the table starts over). */
+  private lastSubjectLength = -1;
+  private lastSubjectLocal = -1;
+
+  private isLastSubject(key: KeyBuffer): boolean {
+    const length = key.to - key.from;
+    if (length !== this.lastSubjectLength) return false;
+    const last = this.lastSubjectView;
+    const view = key.view;
+    const from = key.from;
+    // From the end: the subjects of a file usually share a long prefix.
+    let i = length - 4;
+    for (; i >= 0; i -= 4) if (last.getInt32(i, true) !== view.getInt32(from + i, true)) return false;
+    for (i += 3; i >= 0; i--) if (last.getUint8(i) !== view.getUint8(from + i)) return false;
+    return true;
+  }
+
+  private rememberSubject(key: KeyBuffer, local: number): void {
+    const length = key.to - key.from;
+    if (length > this.lastSubject.length) {
+      this.lastSubject = new Uint8Array(Math.max(length, this.lastSubject.length * 2));
+      this.lastSubjectView = viewOf(this.lastSubject);
+    }
+    copyBytes(key.bytes, key.from, key.to, this.lastSubject, 0);
+    this.lastSubjectLength = length;
+    this.lastSubjectLocal = local;
   }
 
   /** Hashes of the keys being looked up, by statement position. */
@@ -168,6 +205,7 @@ class BatchBuilder {
     if (table.size >= (job.termLimit ?? LOCAL_LIMIT) || table.bytes >= LOCAL_BYTES_LIMIT) {
       table.clear();
       this.defaultGraphLocal = -1;
+      this.lastSubjectLength = -1;
       this.reset = true;
     }
     this.firstLocal = table.size;
