@@ -120,8 +120,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const spilled = (name: string, orders: number[][]) => (bulk ? new SpilledRuns(bulk.runsDirectory, name, orders) : undefined);
     const defaultOrders = secondaryOrders(DEFAULT_INDEXES);
     const namedOrders = secondaryOrders([...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]);
-    this.deferredDefault = new DeferredQuads(limit, defaultOrders, spilled('default', defaultOrders));
-    this.deferredNamed = new DeferredQuads(limit, namedOrders, spilled('named', namedOrders));
+    this.deferredDefault = new DeferredQuads(limit, DEFAULT_INDEXES[0].order, defaultOrders, spilled('default', defaultOrders));
+    this.deferredNamed = new DeferredQuads(limit, GRAPH_FIRST_INDEXES[0].order, namedOrders, spilled('named', namedOrders));
     if (bulk) this.dictionaryWriter.spillTo(bulk.runsDirectory);
     this.firstNewId = this.nextId = readMeta(context.dbs.meta, this.reads, META.nextId);
     const handle = (layout: IndexLayout): IndexHandle => indexHandle(context.index(layout.name), layout);

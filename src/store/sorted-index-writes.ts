@@ -106,15 +106,18 @@ export class DeferredQuads {
 
   /**
    * At most `limit` quads are held (the owner writes them out then), plus one batch.
+   * @param primaryOrder the key order of the family's primary index (the order quads are added in)
    * @param secondaryOrders the key orders of the indexes `writeTo` will be given, in that order
    * @param spill where to spill runs past the limit (the same orders); none: they are written
    */
   constructor(
     readonly limit: number,
+    primaryOrder: readonly number[],
     secondaryOrders: readonly (readonly number[])[],
     private readonly spill?: SpilledRuns,
   ) {
-    this.runs = new SortedRuns(limit, secondaryOrders);
+    // The quads come from writePrimary, in the primary index's order.
+    this.runs = new SortedRuns(limit, secondaryOrders, primaryOrder);
   }
 
   get count(): number {

@@ -22,15 +22,23 @@ export class SortedRuns {
   /** Entries held, sealed or not. */
   count = 0;
 
+  /** Per order: the positions a run is sorted by (a prefix of the order, see addedInOrder). */
+  private readonly sortPositions: (readonly number[])[];
+
   /**
    * @param limit the owner writes the entries out at about this many (arrays do not grow far past it)
    * @param orders the key orders (entry positions, most significant first) to keep the entries in
+   * @param addedInOrder the order every run is added in, when it is (a loader's new quads come in
+   *   its primary index's order): the stable sort of a run then needs fewer positions (see
+   *   positionsToSort), e.g. SPO to OSP by O alone
    */
   constructor(
     private readonly limit: number,
     private readonly orders: readonly (readonly number[])[],
+    addedInOrder?: readonly number[],
   ) {
     this.orderings = orders.map(() => new Uint32Array(65_536));
+    this.sortPositions = orders.map((order) => (addedInOrder ? positionsToSort(addedInOrder, order) : order));
   }
 
   /** Room for n more entries; returns the array to write them into, from entry number `count` on. */
@@ -67,7 +75,7 @@ export class SortedRuns {
     if (size === 0) return;
     const run = this.stored.subarray(first * STRIDE, this.count * STRIDE);
     for (let k = 0; k < this.orders.length; k++) {
-      const sorted = sortedQuadOrder(run, size, this.orders[k]);
+      const sorted = sortedQuadOrder(run, size, this.sortPositions[k]);
       const target = this.orderings[k];
       for (let i = 0; i < size; i++) target[first + i] = sorted[i] + first;
     }
@@ -124,6 +132,21 @@ function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1
     }
   }
   return d;
+}
+
+/**
+ * The shortest prefix of `order` that a stable sort of entries already in order `given` needs to
+ * put them in `order`: entries equal on that prefix are in `given`'s order of the other positions,
+ * which must then be the rest of `order`. From SPO, POS needs P and O (S already ties them in
+ * order), OSP needs O alone.
+ */
+export function positionsToSort(given: readonly number[], order: readonly number[]): readonly number[] {
+  for (let m = 0; m < order.length; m++) {
+    const sorted = order.slice(0, m);
+    const rest = given.filter((position) => !sorted.includes(position));
+    if (rest.length === order.length - m && rest.every((position, i) => position === order[m + i])) return sorted;
+  }
+  return order;
 }
 
 /** Entries in key order, read a chunk at a time (SortedRuns.inOrder, or spilled run files). */
