@@ -9,7 +9,7 @@
  */
 import { lastKey, type IndexLayout } from './index-layout.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
-import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE } from './native-put.js';
+import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE, bigEndianWord } from './native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
 import { SortedRuns, type EntryReader } from './sorted-runs.js';
 import type { SpilledRuns } from './spilled-runs.js';
@@ -21,7 +21,7 @@ export interface IndexHandle {
   readonly order: readonly number[];
   /** Reused key buffer (lmdb-js copies the key on put). */
   readonly key: Uint32Array;
-  /** The bulk paths' puts, keys written big-endian into its keyView. */
+  /** The bulk paths' puts, keys written big-endian into its keyWords. */
   readonly puts: NativePuts;
 }
 
@@ -31,15 +31,18 @@ export function indexHandle(db: IdIndexDatabase, layout: IndexLayout): IndexHand
   return { db, order: layout.order, key: new Uint32Array(width), puts: new NativePuts(db as never, width * 4, idsOf) };
 }
 
-/** Puts the quad's key (empty value) with the given PUT_* flags; false when PUT_NO_OVERWRITE found it. */
-function putQuad(index: IndexHandle, s: number, p: number, o: number, g: number, flags: number): boolean {
+/**
+ * Puts the key of the quad at quads[at..at + 4) (empty value) with the given PUT_* flags; false when
+ * PUT_NO_OVERWRITE found it there.
+ */
+function putQuad(index: IndexHandle, quads: QuadBatch, at: number, flags: number): boolean {
   const puts = index.puts;
-  const view = puts.keyView;
+  const words = puts.keyWords;
   const order = index.order;
-  for (let i = 0; i < order.length; i++) {
-    const position = order[i];
-    view.setUint32(i * 4, position === 0 ? s : position === 1 ? p : position === 2 ? o : g);
-  }
+  words[0] = bigEndianWord(quads[at + order[0]]);
+  words[1] = bigEndianWord(quads[at + order[1]]);
+  words[2] = bigEndianWord(quads[at + order[2]]);
+  if (order.length === 4) words[3] = bigEndianWord(quads[at + order[3]]);
   return puts.putEmpty(flags);
 }
 
@@ -79,14 +82,13 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
     const at = sorted[i] * 4;
     if (previous >= 0 && compareInOrder(batch, previous, batch, at, order) === 0) continue;
     previous = at;
-    const s = batch[at], p = batch[at + 1], o = batch[at + 2], g = batch[at + 3];
     if (!appending && compareInOrder(batch, at, last!, 0, order) > 0) appending = true;
-    if (!putQuad(index, s, p, o, g, appending ? PUT_APPEND : PUT_NO_OVERWRITE)) continue;
+    if (!putQuad(index, batch, at, appending ? PUT_APPEND : PUT_NO_OVERWRITE)) continue;
     const to = (freshStart + freshCount) * 4;
-    fresh[to] = s;
-    fresh[to + 1] = p;
-    fresh[to + 2] = o;
-    fresh[to + 3] = g;
+    fresh[to] = batch[at];
+    fresh[to + 1] = batch[at + 1];
+    fresh[to + 2] = batch[at + 2];
+    fresh[to + 3] = batch[at + 3];
     freshCount++;
   }
   return freshCount;
@@ -211,7 +213,7 @@ function writeAbsent(index: IndexHandle, quads: Uint32Array, count: number, last
   const order = index.order;
   for (let at = 0; at < count * 4; at += 4) {
     if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
-    putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
+    putQuad(index, quads, at, appending ? PUT_APPEND : 0);
   }
   return appending;
 }
