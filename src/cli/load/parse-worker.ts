@@ -15,7 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
-import { hashTermKeyWords } from './term-hash-words.js';
+import { hashTermKeysWords } from './term-hash-words.js';
 import { TermTable, copyBytes, hashKey, viewOf } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;
@@ -227,15 +227,7 @@ const encoder = new TextEncoder();
 /** The dictionary hash of each new term: computed here, so that the loading thread does not. */
 function hashesOf(bytes: Uint8Array, ends: Uint32Array): Uint32Array {
   const hashes = new Uint32Array(ends.length * 2);
-  const words = new Uint32Array(2);
-  const view = viewOf(bytes);
-  let start = 0;
-  for (let i = 0; i < ends.length; i++) {
-    hashTermKeyWords(bytes, view, start, ends[i], words);
-    hashes[2 * i] = words[0];
-    hashes[2 * i + 1] = words[1];
-    start = ends[i];
-  }
+  hashTermKeysWords(bytes, viewOf(bytes), ends, hashes);
   return hashes;
 }
 
