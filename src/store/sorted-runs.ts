@@ -75,9 +75,7 @@ export class SortedRuns {
     if (size === 0) return;
     const run = this.stored.subarray(first * STRIDE, this.count * STRIDE);
     for (let k = 0; k < this.orders.length; k++) {
-      const sorted = sortedQuadOrder(run, size, this.sortPositions[k]);
-      const target = this.orderings[k];
-      for (let i = 0; i < size; i++) target[first + i] = sorted[i] + first;
+      placeRun(sortedQuadOrder(run, size, this.sortPositions[k]), this.orderings[k], first, size);
     }
     this.runEnds.push(this.count);
     while (this.runEnds.length >= 2 && this.runSize(this.runEnds.length - 2) <= 2 * this.runSize(this.runEnds.length - 1)) this.mergeLastTwo();
@@ -132,6 +130,15 @@ function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1
     }
   }
   return d;
+}
+
+/**
+ * Copies a run's sorted entry numbers (counted from the run's first) into the ordering, from
+ * `first` on. A function of its own: compiled while sealRun's loop ran, sealRun was thrown away at
+ * its first merge, run after run.
+ */
+function placeRun(sorted: Uint32Array, ordering: Uint32Array, first: number, size: number): void {
+  for (let i = 0; i < size; i++) ordering[first + i] = sorted[i] + first;
 }
 
 /**
