@@ -19,6 +19,8 @@ import { hashTermKeysWords } from './term-hash-words.js';
 import { TermTable, copyBytes, hashKey, viewOf } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;
+/** Statements in the first batch (see BatchBuilder.batchSize). */
+const FIRST_BATCH = 1024;
 /** Local numbers before the worker starts over (bounds the term map on both sides). */
 const LOCAL_LIMIT = 1 << 21;
 /**
@@ -61,8 +63,16 @@ class BatchBuilder {
   private inFlight = 0;
   private wake: (() => void) | undefined;
 
-  constructor(private readonly batchSize: number) {
-    this.quads = new Uint32Array(batchSize * 4);
+  /**
+   * Statements in the current batch: the first batches are small and each is twice the previous
+   * one up to the job's size, so that the loader gets work while this thread still runs its first
+   * (not yet compiled) lines, instead of waiting idle for a whole batch.
+   */
+  private batchSize: number;
+
+  constructor(private readonly fullBatchSize: number) {
+    this.batchSize = Math.min(FIRST_BATCH, fullBatchSize);
+    this.quads = new Uint32Array(this.batchSize * 4);
     port.on('message', (message: AckMessage) => {
       if (message.type !== 'ack') return;
       this.inFlight--;
@@ -199,6 +209,7 @@ class BatchBuilder {
       skipped: this.skipped,
     }, [quads.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer, hashes.buffer as ArrayBuffer]);
     this.inFlight++;
+    this.batchSize = Math.min(this.batchSize * 2, this.fullBatchSize);
     this.quads = new Uint32Array(this.batchSize * 4);
     this.count = 0;
     this.reset = false;
