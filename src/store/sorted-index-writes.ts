@@ -102,7 +102,7 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
  */
 export class DeferredQuads {
   private readonly runs: SortedRuns;
-  /** The spilled-runs merge under way: its order number, source and whether it appends yet. */
+  /** The writing under way (writeSome): its order number, source (memory or run files) and whether it appends yet. */
   private merge: { k: number; source: EntryReader; last: Uint32Array | undefined; appending: boolean } | undefined;
   private nextOrder = 0;
 
