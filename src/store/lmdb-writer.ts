@@ -120,8 +120,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const spilled = (name: string, orders: number[][]) => (bulk ? new SpilledRuns(bulk.runsDirectory, name, orders) : undefined);
     const defaultOrders = secondaryOrders(DEFAULT_INDEXES);
     const namedOrders = secondaryOrders([...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]);
-    this.deferredDefault = new DeferredQuads(limit, defaultOrders, spilled('default', defaultOrders));
-    this.deferredNamed = new DeferredQuads(limit, namedOrders, spilled('named', namedOrders));
+    this.deferredDefault = new DeferredQuads(limit, DEFAULT_INDEXES[0].order, defaultOrders, spilled('default', defaultOrders));
+    this.deferredNamed = new DeferredQuads(limit, GRAPH_FIRST_INDEXES[0].order, namedOrders, spilled('named', namedOrders));
     if (bulk) this.dictionaryWriter.spillTo(bulk.runsDirectory);
     this.firstNewId = this.nextId = readMeta(context.dbs.meta, this.reads, META.nextId);
     const handle = (layout: IndexLayout): IndexHandle => indexHandle(context.index(layout.name), layout);
@@ -257,6 +257,21 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    */
   addAll(batch: QuadBatch, count = Math.floor(batch.length / 4)): number {
     this.checkOpen();
+    const named = this.checkAndTrack(batch, count);
+    if (named === 0) return this.addToFamily(batch, count, this.defaultIndexes, this.deferredDefault);
+    if (named === count) return this.addToFamily(batch, count, this.namedIndexes, this.deferredNamed);
+    const [defaults, nameds] = splitByFamily(batch, count, named);
+    return this.addToFamily(defaults, count - named, this.defaultIndexes, this.deferredDefault) + this.addToFamily(nameds, named, this.namedIndexes, this.deferredNamed);
+  }
+
+  /*
+   * The loops of a bulk add are functions of their own (checkAndTrack, countAdded): a long loop is
+   * compiled by on-stack replacement while it runs, and the code after it, not run yet, then threw
+   * the compiled function away the first time it was reached, batch after batch.
+   */
+
+  /** Checks the batch's quads and tracks their subjects and objects; returns how many are in named graphs. */
+  private checkAndTrack(batch: QuadBatch, count: number): number {
     let named = 0;
     for (let i = 0; i < count * 4; i += 4) {
       const g = batch[i + 3];
@@ -266,10 +281,16 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
       this.counts.distinctSubjects += this.subjects.added(batch[i]);
       this.counts.distinctObjects += this.objects.added(batch[i + 2]);
     }
-    if (named === 0) return this.addToFamily(batch, count, this.defaultIndexes, this.deferredDefault);
-    if (named === count) return this.addToFamily(batch, count, this.namedIndexes, this.deferredNamed);
-    const [defaults, nameds] = splitByFamily(batch, count, named);
-    return this.addToFamily(defaults, count - named, this.defaultIndexes, this.deferredDefault) + this.addToFamily(nameds, named, this.namedIndexes, this.deferredNamed);
+    return named;
+  }
+
+  /** Counts the quads fresh[first..first + added) (flat), new in the store. */
+  private countAdded(fresh: QuadBatch, first: number, added: number): void {
+    for (let at = first * 4; at < (first + added) * 4; at += 4) {
+      const g = fresh[at + 3];
+      if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
+      this.counts.countQuad(fresh[at + 1], g, 1);
+    }
   }
 
   private addToFamily(batch: QuadBatch, count: number, indexes: IndexHandle[], deferred: DeferredQuads): number {
@@ -277,11 +298,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const fresh = deferred.reserve(count);
     const first = deferred.count;
     const added = writePrimary(indexes[0], batch, count, fresh, first);
-    for (let at = first * 4; at < (first + added) * 4; at += 4) {
-      const g = fresh[at + 3];
-      if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
-      this.counts.countQuad(fresh[at + 1], g, 1);
-    }
+    this.countAdded(fresh, first, added);
     deferred.count += added;
     deferred.sealRun();
     if (deferred.count >= deferred.limit) deferred.relieve(indexes.slice(1));
@@ -301,8 +318,8 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    */
   writeHeldBack(budget: number): boolean {
     this.checkOpen();
-    if (!this.deferredDefault.writeSpilled(this.defaultIndexes.slice(1), budget)) return false;
-    if (!this.deferredNamed.writeSpilled(this.namedIndexes.slice(1), budget)) return false;
+    if (!this.deferredDefault.writeSome(this.defaultIndexes.slice(1), budget)) return false;
+    if (!this.deferredNamed.writeSome(this.namedIndexes.slice(1), budget)) return false;
     return this.dictionaryWriter.writePendingSome(budget);
   }
 

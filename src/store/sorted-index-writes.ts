@@ -9,10 +9,10 @@
  */
 import { lastKey, type IndexLayout } from './index-layout.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
-import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE } from './native-put.js';
+import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE, bigEndianWord } from './native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
-import { SortedRuns } from './sorted-runs.js';
-import type { MergedRuns, SpilledRuns } from './spilled-runs.js';
+import { SortedRuns, type EntryReader } from './sorted-runs.js';
+import type { SpilledRuns } from './spilled-runs.js';
 
 const MAX_KEY = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
 
@@ -21,7 +21,7 @@ export interface IndexHandle {
   readonly order: readonly number[];
   /** Reused key buffer (lmdb-js copies the key on put). */
   readonly key: Uint32Array;
-  /** The bulk paths' puts, keys written big-endian into its keyView. */
+  /** The bulk paths' puts, keys written big-endian into its keyWords. */
   readonly puts: NativePuts;
 }
 
@@ -31,15 +31,18 @@ export function indexHandle(db: IdIndexDatabase, layout: IndexLayout): IndexHand
   return { db, order: layout.order, key: new Uint32Array(width), puts: new NativePuts(db as never, width * 4, idsOf) };
 }
 
-/** Puts the quad's key (empty value) with the given PUT_* flags; false when PUT_NO_OVERWRITE found it. */
-function putQuad(index: IndexHandle, s: number, p: number, o: number, g: number, flags: number): boolean {
+/**
+ * Puts the key of the quad at quads[at..at + 4) (empty value) with the given PUT_* flags; false when
+ * PUT_NO_OVERWRITE found it there.
+ */
+function putQuad(index: IndexHandle, quads: QuadBatch, at: number, flags: number): boolean {
   const puts = index.puts;
-  const view = puts.keyView;
+  const words = puts.keyWords;
   const order = index.order;
-  for (let i = 0; i < order.length; i++) {
-    const position = order[i];
-    view.setUint32(i * 4, position === 0 ? s : position === 1 ? p : position === 2 ? o : g);
-  }
+  words[0] = bigEndianWord(quads[at + order[0]]);
+  words[1] = bigEndianWord(quads[at + order[1]]);
+  words[2] = bigEndianWord(quads[at + order[2]]);
+  if (order.length === 4) words[3] = bigEndianWord(quads[at + order[3]]);
   return puts.putEmpty(flags);
 }
 
@@ -79,14 +82,13 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
     const at = sorted[i] * 4;
     if (previous >= 0 && compareInOrder(batch, previous, batch, at, order) === 0) continue;
     previous = at;
-    const s = batch[at], p = batch[at + 1], o = batch[at + 2], g = batch[at + 3];
     if (!appending && compareInOrder(batch, at, last!, 0, order) > 0) appending = true;
-    if (!putQuad(index, s, p, o, g, appending ? PUT_APPEND : PUT_NO_OVERWRITE)) continue;
+    if (!putQuad(index, batch, at, appending ? PUT_APPEND : PUT_NO_OVERWRITE)) continue;
     const to = (freshStart + freshCount) * 4;
-    fresh[to] = s;
-    fresh[to + 1] = p;
-    fresh[to + 2] = o;
-    fresh[to + 3] = g;
+    fresh[to] = batch[at];
+    fresh[to + 1] = batch[at + 1];
+    fresh[to + 2] = batch[at + 2];
+    fresh[to + 3] = batch[at + 3];
     freshCount++;
   }
   return freshCount;
@@ -96,25 +98,28 @@ export function writePrimary(index: IndexHandle, batch: QuadBatch, count: number
  * New quads of one index family waiting for their secondary index writes, kept sorted for each
  * secondary index as they arrive (sorted-runs.ts). With a SpilledRuns (a staged load), what passes
  * the memory limit goes to run files instead of the indexes, and the runs are merged and appended
- * once at the end (writeSpilled).
+ * once at the end (writeSome).
  */
 export class DeferredQuads {
   private readonly runs: SortedRuns;
-  /** The spilled-runs merge under way: its order number, source and whether it appends yet. */
-  private merge: { k: number; source: MergedRuns; last: Uint32Array | undefined; appending: boolean } | undefined;
+  /** The writing under way (writeSome): its order number, source (memory or run files) and whether it appends yet. */
+  private merge: { k: number; source: EntryReader; last: Uint32Array | undefined; appending: boolean } | undefined;
   private nextOrder = 0;
 
   /**
    * At most `limit` quads are held (the owner writes them out then), plus one batch.
+   * @param primaryOrder the key order of the family's primary index (the order quads are added in)
    * @param secondaryOrders the key orders of the indexes `writeTo` will be given, in that order
    * @param spill where to spill runs past the limit (the same orders); none: they are written
    */
   constructor(
     readonly limit: number,
+    primaryOrder: readonly number[],
     secondaryOrders: readonly (readonly number[])[],
     private readonly spill?: SpilledRuns,
   ) {
-    this.runs = new SortedRuns(limit, secondaryOrders);
+    // The quads come from writePrimary, in the primary index's order.
+    this.runs = new SortedRuns(limit, secondaryOrders, primaryOrder);
   }
 
   get count(): number {
@@ -148,38 +153,32 @@ export class DeferredQuads {
 
   /** Writes the waiting quads into each index (given in the constructor's order), then forgets them. */
   writeTo(indexes: readonly IndexHandle[]): void {
-    if (this.spill !== undefined && (this.spill.runCount > 0 || this.merge !== undefined)) {
-      while (!this.writeSpilled(indexes, Infinity));
-      return;
-    }
-    for (let k = 0; k < indexes.length; k++) writeInOrder(indexes[k], this.runs, k);
-    this.runs.clear();
+    while (!this.writeSome(indexes, Infinity));
   }
 
   /**
-   * Writes up to about `budget` of the waiting quads' entries, from the merge of the spilled runs
-   * (what is still in memory is spilled first), one index after the other; true once all are
-   * written (the run files deleted). Called again, in the next transaction, it goes on where it
-   * stopped: a staged load bounds each transaction's dirty pages this way.
+   * Writes up to about `budget` of the waiting quads' entries, one index after the other; true once
+   * all are written (and forgotten, the run files deleted). Called again, in the next transaction,
+   * it goes on where it stopped: a staged load bounds each transaction's dirty pages this way. The
+   * entries come from memory, or, when runs were spilled, from the merge of the run files (what is
+   * still in memory is spilled first).
    */
-  writeSpilled(indexes: readonly IndexHandle[], budget: number): boolean {
+  writeSome(indexes: readonly IndexHandle[], budget: number): boolean {
     const spill = this.spill;
-    if (spill === undefined) {
-      this.writeTo(indexes);
-      return true;
-    }
-    if (this.merge === undefined && this.nextOrder === 0) spill.spill(this.runs);
+    const spilled = spill !== undefined && spill.runCount > 0;
+    if (spilled && this.merge === undefined && this.nextOrder === 0) spill.spill(this.runs);
     let written = 0;
     while (written < budget) {
       if (this.merge === undefined) {
         if (this.nextOrder >= indexes.length) {
-          spill.remove();
+          if (spilled) spill.remove();
+          this.runs.clear();
           this.nextOrder = 0;
           return true;
         }
         const k = this.nextOrder++;
         const last = lastQuadOf(indexes[k]);
-        this.merge = { k, source: spill.merged(k), last, appending: last === undefined };
+        this.merge = { k, source: spilled ? spill.merged(k) : this.runs.inOrder(k), last, appending: last === undefined };
       }
       const merge = this.merge;
       const count = merge.source.read(mergeChunk, Math.min(MERGE_CHUNK, budget - written));
@@ -198,6 +197,7 @@ export class DeferredQuads {
   discard(): void {
     this.merge?.source.close();
     this.merge = undefined;
+    this.nextOrder = 0;
     this.runs.clear();
   }
 }
@@ -213,16 +213,7 @@ function writeAbsent(index: IndexHandle, quads: Uint32Array, count: number, last
   const order = index.order;
   for (let at = 0; at < count * 4; at += 4) {
     if (!appending && compareInOrder(quads, at, last!, 0, order) > 0) appending = true;
-    putQuad(index, quads[at], quads[at + 1], quads[at + 2], quads[at + 3], appending ? PUT_APPEND : 0);
+    putQuad(index, quads, at, appending ? PUT_APPEND : 0);
   }
   return appending;
-}
-
-/** Writes quads known to be absent from the index, which are held in `runs` for its order `k`. */
-function writeInOrder(index: IndexHandle, runs: SortedRuns, k: number): void {
-  const last = lastQuadOf(index);
-  let appending = last === undefined;
-  runs.inOrder(k, (quads, count) => {
-    appending = writeAbsent(index, quads, count, last, appending);
-  });
 }

@@ -22,15 +22,23 @@ export class SortedRuns {
   /** Entries held, sealed or not. */
   count = 0;
 
+  /** Per order: the positions a run is sorted by (a prefix of the order, see addedInOrder). */
+  private readonly sortPositions: (readonly number[])[];
+
   /**
    * @param limit the owner writes the entries out at about this many (arrays do not grow far past it)
    * @param orders the key orders (entry positions, most significant first) to keep the entries in
+   * @param addedInOrder the order every run is added in, when it is (a loader's new quads come in
+   *   its primary index's order): the stable sort of a run then needs fewer positions (see
+   *   positionsToSort), e.g. SPO to OSP by O alone
    */
   constructor(
     private readonly limit: number,
     private readonly orders: readonly (readonly number[])[],
+    addedInOrder?: readonly number[],
   ) {
     this.orderings = orders.map(() => new Uint32Array(65_536));
+    this.sortPositions = orders.map((order) => (addedInOrder ? positionsToSort(addedInOrder, order) : order));
   }
 
   /** Room for n more entries; returns the array to write them into, from entry number `count` on. */
@@ -67,25 +75,21 @@ export class SortedRuns {
     if (size === 0) return;
     const run = this.stored.subarray(first * STRIDE, this.count * STRIDE);
     for (let k = 0; k < this.orders.length; k++) {
-      const sorted = sortedQuadOrder(run, size, this.orders[k]);
-      const target = this.orderings[k];
-      for (let i = 0; i < size; i++) target[first + i] = sorted[i] + first;
+      placeRun(sortedQuadOrder(run, size, this.sortPositions[k]), this.orderings[k], first, size);
     }
     this.runEnds.push(this.count);
     while (this.runEnds.length >= 2 && this.runSize(this.runEnds.length - 2) <= 2 * this.runSize(this.runEnds.length - 1)) this.mergeLastTwo();
   }
 
   /**
-   * Seals, then hands every entry to `visit` in order `k`, a chunk at a time: the entries' four
-   * words each, copied out of place into `chunk` (the scattered reads of a copying loop overlap,
-   * whereas the caller's work between two entries would make each wait for memory on its own).
-   * The last two runs are merged on the way rather than in a pass of their own.
+   * Seals, then returns a reader of every entry in order `k` (valid until the entries change). The
+   * last two runs are merged as the reader goes rather than in a pass of their own.
    */
-  inOrder(k: number, visit: (chunk: Uint32Array, count: number) => void): void {
+  inOrder(k: number): EntryReader {
     this.sealRun();
     while (this.runEnds.length > 2) this.mergeLastTwo();
     const middle = this.runEnds.length === 2 ? this.runEnds[0] : this.count;
-    mergeInto(this.stored, this.orderings[k], middle, this.count, this.orders[k], visit);
+    return new RunMerge(this.stored, this.orderings[k], middle, this.count, this.orders[k]);
   }
 
   /** Forgets every entry. */
@@ -115,10 +119,6 @@ export class SortedRuns {
   }
 }
 
-/** Entries per chunk handed to an inOrder visitor. */
-const CHUNK = 1 << 14;
-const chunk = new Uint32Array(CHUNK * STRIDE);
-
 /** Compares two entries in an order of up to four positions (repeated positions compare equal). */
 function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1: number, o2: number, o3: number): number {
   let d = entries[x + o0] - entries[y + o0];
@@ -132,30 +132,88 @@ function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1
   return d;
 }
 
-/** Visits the merge of the sorted ranges [0, middle) and [middle, end) of `ordering`, chunk by chunk (ties: first range first). */
-function mergeInto(entries: QuadBatch, ordering: Uint32Array, middle: number, end: number, order: readonly number[], visit: (chunk: Uint32Array, count: number) => void): void {
-  const o0 = order[0];
-  const o1 = order.length > 1 ? order[1] : o0;
-  const o2 = order.length > 2 ? order[2] : o1;
-  const o3 = order.length > 3 ? order[3] : o2;
-  let i = 0;
-  let j = middle;
-  let out = 0;
-  while (i < middle || j < end) {
-    let from: number;
-    if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
-    else from = ordering[j++] * STRIDE;
-    chunk[out] = entries[from];
-    chunk[out + 1] = entries[from + 1];
-    chunk[out + 2] = entries[from + 2];
-    chunk[out + 3] = entries[from + 3];
-    out += STRIDE;
-    if (out === chunk.length) {
-      visit(chunk, CHUNK);
-      out = 0;
-    }
+/**
+ * Copies a run's sorted entry numbers (counted from the run's first) into the ordering, from
+ * `first` on. A function of its own: compiled while sealRun's loop ran, sealRun was thrown away at
+ * its first merge, run after run.
+ */
+function placeRun(sorted: Uint32Array, ordering: Uint32Array, first: number, size: number): void {
+  for (let i = 0; i < size; i++) ordering[first + i] = sorted[i] + first;
+}
+
+/**
+ * The shortest prefix of `order` that a stable sort of entries already in order `given` needs to
+ * put them in `order`: entries equal on that prefix are in `given`'s order of the other positions,
+ * which must then be the rest of `order`. From SPO, POS needs P and O (S already ties them in
+ * order), OSP needs O alone.
+ */
+export function positionsToSort(given: readonly number[], order: readonly number[]): readonly number[] {
+  for (let m = 0; m < order.length; m++) {
+    const sorted = order.slice(0, m);
+    const rest = given.filter((position) => !sorted.includes(position));
+    if (rest.length === order.length - m && rest.every((position, i) => position === order[m + i])) return sorted;
   }
-  if (out > 0) visit(chunk, out / STRIDE);
+  return order;
+}
+
+/** Entries in key order, read a chunk at a time (SortedRuns.inOrder, or spilled run files). */
+export interface EntryReader {
+  /**
+   * Copies up to `max` next entries (four words each) into `out`; returns how many (0: the end).
+   * Copying them out of place first helps the caller: the scattered reads of a copying loop
+   * overlap, whereas the caller's work between two entries would make each wait for memory alone.
+   */
+  read(out: Uint32Array, max: number): number;
+  /** Releases what the reader holds open (run files). */
+  close(): void;
+}
+
+/** The merge of the sorted ranges [0, middle) and [middle, end) of `ordering` (ties: first range first). */
+class RunMerge implements EntryReader {
+  private i = 0;
+  private j: number;
+  private readonly o0: number;
+  private readonly o1: number;
+  private readonly o2: number;
+  private readonly o3: number;
+
+  constructor(
+    private readonly entries: QuadBatch,
+    private readonly ordering: Uint32Array,
+    private readonly middle: number,
+    private readonly end: number,
+    order: readonly number[],
+  ) {
+    this.j = middle;
+    this.o0 = order[0];
+    this.o1 = order.length > 1 ? order[1] : this.o0;
+    this.o2 = order.length > 2 ? order[2] : this.o1;
+    this.o3 = order.length > 3 ? order[3] : this.o2;
+  }
+
+  read(out: Uint32Array, max: number): number {
+    const { entries, ordering, middle, end, o0, o1, o2, o3 } = this;
+    let i = this.i;
+    let j = this.j;
+    let count = 0;
+    const limit = Math.min(max, out.length / STRIDE);
+    while (count < limit && (i < middle || j < end)) {
+      let from: number;
+      if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
+      else from = ordering[j++] * STRIDE;
+      const to = count * STRIDE;
+      out[to] = entries[from];
+      out[to + 1] = entries[from + 1];
+      out[to + 2] = entries[from + 2];
+      out[to + 3] = entries[from + 3];
+      count++;
+    }
+    this.i = i;
+    this.j = j;
+    return count;
+  }
+
+  close(): void {}
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SortedRuns } from './sorted-runs.js';
+import type { EntryReader, SortedRuns } from './sorted-runs.js';
 
 /** The directory, inside the store's, that holds a running load's spilled runs. */
 export const LOAD_RUNS_DIRECTORY = 'load-runs';
@@ -76,11 +76,12 @@ export class SpilledRuns {
       const fd = openSync(path, 'w');
       let entries = 0;
       try {
-        held.inOrder(k, (chunk, count) => {
-          writeFully(fd, new Uint8Array(chunk.buffer, chunk.byteOffset, count * ENTRY_BYTES));
-          if (k === 0) observe?.(chunk, count);
+        const reader = held.inOrder(k);
+        for (let count; (count = reader.read(spillChunk, SPILL_CHUNK)) > 0; ) {
+          writeFully(fd, new Uint8Array(spillChunk.buffer, 0, count * ENTRY_BYTES));
+          if (k === 0) observe?.(spillChunk, count);
           entries += count;
-        });
+        }
       } finally {
         closeSync(fd);
       }
@@ -101,6 +102,10 @@ export class SpilledRuns {
     this.runs.length = 0;
   }
 }
+
+/** Entries written to a run file at a time. */
+const SPILL_CHUNK = 1 << 14;
+const spillChunk = new Uint32Array(SPILL_CHUNK * STRIDE);
 
 function writeFully(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
@@ -151,7 +156,7 @@ class RunReader {
 }
 
 /** A k-way merge of sorted run files (a binary heap of their cursors), read a chunk at a time. */
-export class MergedRuns {
+export class MergedRuns implements EntryReader {
   private readonly readers: RunReader[] = [];
   /** Reader numbers, a min-heap by their current entries. */
   private readonly heap: number[] = [];

@@ -71,11 +71,14 @@ export class StagedLoad {
     return result as T;
   }
 
-  /** Writes what the writer held back, removes the marker and commits durably. */
-  finish(): void {
+  /**
+   * Writes what the writer held back, removes the marker and commits durably.
+   * @param heldBackPerTransaction entries of the held-back writes per transaction (tests lower it)
+   */
+  finish(heldBackPerTransaction = HELD_BACK_PER_TRANSACTION): void {
     this.checkActive();
     try {
-      while (!this.writeHeldBack());
+      while (!this.writeHeldBack(heldBackPerTransaction));
       this.context.env.transactionSync(() => {
         this.writer.finish();
         this.context.dbs.meta.removeSync(LOAD_MARKER);
@@ -86,10 +89,10 @@ export class StagedLoad {
   }
 
   /** One transaction of the held-back entries' writes; true once none are left. */
-  private writeHeldBack(): boolean {
+  private writeHeldBack(budget: number): boolean {
     let done = false;
     this.context.env.transactionSync(() => {
-      done = this.writer.writeHeldBack(HELD_BACK_PER_TRANSACTION);
+      done = this.writer.writeHeldBack(budget);
     }, TXN_DEFAULT | MDB_NOMETASYNC);
     return done;
   }

@@ -156,3 +156,21 @@ test('different keys under one hash get different IDs, held back or written', as
     await store.close();
   }
 });
+
+test('held-back term hashes are written in hash order, collisions and words past 2^31 included', async () => {
+  const store = openStore({ memory: true });
+  // Hashes as the load's parse worker would send them (made up here): a full collision, a tie on the
+  // high word, words with the top bit set, in no particular order.
+  const hashes: [number, number][] = [[0x80000001, 7], [5, 1], [0xfffffffe, 3], [5, 1], [5, 0], [0x7fffffff, 0xffffffff], [5, 2], [0, 0]];
+  const ids = store.write((w) => {
+    const writer = w as LmdbStoreWriter;
+    return hashes.map(([high, low], i) => writer.internNewKeyBytes(Buffer.from(`<http://example.org/t${i}`), high, low));
+  });
+  const stored: [string, number][] = [];
+  const termToId = (store as unknown as { context: { dbs: { termToId: { getRange(o: object): Iterable<{ key: Buffer; value: Uint8Array }> } } } }).context.dbs.termToId;
+  for (const { key, value } of termToId.getRange({})) stored.push([key.toString('hex'), Buffer.from(value).readUInt32BE(0)]);
+  const hex = ([high, low]: [number, number]) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+  const expected = hashes.map((hash, i) => [hex(hash), ids[i]] as [string, number]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  assert.deepEqual(stored, expected);
+  await store.close();
+});

@@ -12,7 +12,7 @@ import { termFromKey, termKey, type Term } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
-import { NativePuts, PUT_APPEND } from './native-put.js';
+import { NativePuts, PUT_APPEND, bigEndianWord } from './native-put.js';
 import { SortedRuns } from './sorted-runs.js';
 import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
 import { hashTermKey } from './term-hash.js';
@@ -112,7 +112,9 @@ export class DictionaryWriter extends DictionaryReader {
   private spilledLookup: SpilledLookup[] = [];
   /** The spilled runs' merge under way (writePendingSome), and the last hash written. */
   private merge: { source: MergedRuns; previousHigh: number; previousLow: number } | undefined;
-  private readonly idBuffer = Buffer.allocUnsafe(4);
+  private readonly idBuffer = new Uint8Array(4);
+  /** idBuffer as a word, for bigEndianWord. */
+  private readonly idWords = new Uint32Array(this.idBuffer.buffer);
   /** Bulk puts: id -> term keyed by the ID in native byte order (lmdb-js' uint32 keys, MDB_INTEGERKEY). */
   private readonly termPuts = new NativePuts(this.idToTerm as never, 4, (key) => key.getUint32(0, NATIVE_LITTLE_ENDIAN));
   /** Bulk puts: term hash (8 bytes) -> id. */
@@ -142,7 +144,8 @@ export class DictionaryWriter extends DictionaryReader {
    */
   insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, id: TermId): void {
     this.holdBack(hashHigh, hashLow, id);
-    this.termPuts.keyView.setUint32(0, id, NATIVE_LITTLE_ENDIAN);
+    // lmdb-js' uint32 keys are in the platform's byte order.
+    this.termPuts.keyWords[0] = id;
     this.termPuts.putBytes(keyBytes, PUT_APPEND);
   }
 
@@ -260,7 +263,8 @@ export class DictionaryWriter extends DictionaryReader {
     if (this.pending.count === 0) return;
     const last = this.lastHash();
     const state = { previousHigh: last?.[0] ?? -1, previousLow: last?.[1] ?? -1 };
-    this.pending.inOrder(0, (entries, count) => this.putHashes(entries, count, state));
+    const reader = this.pending.inOrder(0);
+    for (let count; (count = reader.read(mergeChunk, MERGE_CHUNK)) > 0; ) this.putHashes(mergeChunk, count, state);
     this.pending.clear();
     this.pendingIndex = undefined;
   }
@@ -310,15 +314,16 @@ export class DictionaryWriter extends DictionaryReader {
 
   /** Puts hash -> id entries given in hash order, appending past `state`'s last hash (which it advances). */
   private putHashes(entries: Uint32Array, count: number, state: { previousHigh: number; previousLow: number }): void {
-    const key = this.hashPuts.keyView;
+    const key = this.hashPuts.keyWords;
     const value = this.idBuffer;
+    const valueWords = this.idWords;
     for (let at = 0; at < count * 4; at += 4) {
       const high = entries[at], low = entries[at + 1];
       // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
       const greater = high > state.previousHigh || (high === state.previousHigh && low > state.previousLow);
-      key.setUint32(0, high);
-      key.setUint32(4, low);
-      value.writeUInt32BE(entries[at + 2], 0);
+      key[0] = bigEndianWord(high);
+      key[1] = bigEndianWord(low);
+      valueWords[0] = bigEndianWord(entries[at + 2]);
       this.hashPuts.putBytes(value, greater ? PUT_APPEND : 0);
       if (greater) {
         state.previousHigh = high;

@@ -146,3 +146,20 @@ test('a line inside a larger buffer is read between its bounds only', () => {
   // An IRI cut by the line's end is not closed by a `>` on the next line.
   assert.equal(parser.parse(bytes, 0, 30), NEEDS_STRING_PARSER);
 });
+
+test('literals are read four bytes at a time: a quote, backslash or non-ASCII character at any offset is met', () => {
+  for (let before = 0; before < 9; before++) {
+    for (const special of ['ü', '😀', '\\"', '\\\\', '\\n']) {
+      for (const after of [0, 1, 2, 3, 7]) {
+        const line = `<http://a/s> <http://a/p> "${'a'.repeat(before)}${special}${'b'.repeat(after)}" .`;
+        const keys = byteKeys(line);
+        if (special.startsWith('\\')) assert.equal(keys, NEEDS_STRING_PARSER, line);
+        else assert.deepEqual(keys, stringKeys(line), line);
+      }
+    }
+    // A literal cut by the line's end is not closed by a quote past it.
+    const bytes = Buffer.from(`<http://a/s> <http://a/p> "${'a'.repeat(before)}\n"x" .`);
+    const parser = new ByteLineParser(false, PREFIX);
+    assert.equal(parser.parse(bytes, 0, bytes.indexOf(10)), NEEDS_STRING_PARSER);
+  }
+});

@@ -23,6 +23,8 @@ const PARSE_BATCH = 16_384;
  * the secondary index entries back and appends them in far larger runs).
  */
 const DEFAULT_WRITE_BATCH = 1 << 17;
+/** Statements written before the batch is full when the loader would otherwise wait for its parser. */
+const EAGER_WRITE = 1 << 15;
 
 export interface LoadSource {
   /** A file path, or '-' for standard input. */
@@ -128,6 +130,8 @@ function loadResult(result: FileLoadResult | undefined): FileLoadResult {
 }
 
 interface MessageChannel extends AsyncIterable<ParseWorkerMessage> {
+  /** Messages received and not yet consumed. */
+  readonly waiting: number;
   ack(): void;
   stop(): Promise<void>;
 }
@@ -174,6 +178,9 @@ function startParser(source: LoadSource, options: LoadFileOptions): MessageChann
         if (ended) return;
       }
     },
+    get waiting() {
+      return queue.length;
+    },
     ack: () => worker.postMessage({ type: 'ack' }),
     stop: async () => {
       ended = true;
@@ -210,7 +217,9 @@ class MessageConsumer {
         case 'batch':
           batcher.take(message);
           this.messages.ack();
-          batcher.writeWhenFull();
+          // Written when full, or earlier while the parser has nothing more to hand over: this
+          // thread would wait anyway, and less is left for after the parser's last batch.
+          if (batcher.count >= batcher.capacity || (batcher.count >= EAGER_WRITE && this.messages.waiting === 0)) batcher.writeAll();
           taken += message.count;
           options.onProgress?.(message);
           break;
@@ -247,11 +256,12 @@ class WriteBatcher {
    */
   private allKeysNew: boolean;
   private readonly pending: Uint32Array;
-  private count = 0;
+  /** Statements taken and not written yet. */
+  count = 0;
 
   constructor(
     private readonly writer: StoreWriter,
-    private readonly capacity: number,
+    readonly capacity: number,
   ) {
     this.pending = new Uint32Array(capacity * 4);
     this.allKeysNew = (writer as BulkWriter).startedEmpty?.() === true && (writer as BulkWriter).internNewKeyBytes !== undefined;
@@ -264,16 +274,14 @@ class WriteBatcher {
       this.allKeysNew = false;
     }
     this.internNewTerms(batch);
-    const ids = this.ids;
-    const quads = batch.quads;
-    for (let i = 0; i < batch.count * 4; i += 4) {
+    // Room is made before each run of quads, not checked per quad (a parse batch is usually far
+    // smaller than a write batch; tests make write batches smaller).
+    for (let done = 0; done < batch.count; ) {
       if (this.count === this.capacity) this.writeAll();
-      const at = this.count * 4;
-      this.pending[at] = ids[quads[i]];
-      this.pending[at + 1] = ids[quads[i + 1]];
-      this.pending[at + 2] = ids[quads[i + 2]];
-      this.pending[at + 3] = ids[quads[i + 3]];
-      this.count++;
+      const n = Math.min(batch.count - done, this.capacity - this.count);
+      mapQuads(batch.quads, done, n, this.ids, this.pending, this.count);
+      this.count += n;
+      done += n;
     }
   }
 
@@ -287,23 +295,28 @@ class WriteBatcher {
     }
     const writer = this.writer as BulkWriter;
     const ids = this.ids;
+    // One loop per way of interning (the same for a whole batch).
     let start = 0;
-    for (let i = 0; i < termEnds.length; i++) {
-      const end = termEnds[i];
-      if (this.allKeysNew) {
+    if (this.allKeysNew) {
+      for (let i = 0; i < termEnds.length; i++) {
+        const end = termEnds[i];
         ids[firstLocal + i] = writer.internNewKeyBytes!(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
-      } else if (writer.internKeyBytes) {
+        start = end;
+      }
+    } else if (writer.internKeyBytes) {
+      for (let i = 0; i < termEnds.length; i++) {
+        const end = termEnds[i];
         ids[firstLocal + i] = writer.internKeyBytes(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
-      } else {
+        start = end;
+      }
+    } else {
+      for (let i = 0; i < termEnds.length; i++) {
+        const end = termEnds[i];
         const key = decoder.decode(termBytes.subarray(start, end));
         ids[firstLocal + i] = writer.internKey ? writer.internKey(key) : writer.intern(termFromKey(key));
+        start = end;
       }
-      start = end;
     }
-  }
-
-  writeWhenFull(): void {
-    if (this.count >= this.capacity) this.writeAll();
   }
 
   writeAll(): void {
@@ -316,6 +329,16 @@ class WriteBatcher {
       for (let i = 0; i < this.count * 4; i += 4) if (writer.add(q[i]!, q[i + 1]!, q[i + 2]!, q[i + 3]!)) this.added++;
     }
     this.count = 0;
+  }
+}
+
+/** Writes `count` quads of local numbers, from quad number `from` on, as store IDs into pending from quad number `at` on. */
+function mapQuads(quads: Uint32Array, from: number, count: number, ids: Uint32Array, pending: Uint32Array, at: number): void {
+  for (let i = from * 4, to = at * 4; i < (from + count) * 4; i += 4, to += 4) {
+    pending[to] = ids[quads[i]];
+    pending[to + 1] = ids[quads[i + 1]];
+    pending[to + 2] = ids[quads[i + 2]];
+    pending[to + 3] = ids[quads[i + 3]];
   }
 }
 
