@@ -2,7 +2,7 @@
  * N-Triples (https://www.w3.org/TR/n-triples/) and N-Quads (https://www.w3.org/TR/n-quads/):
  * one statement per line, so a batch is one string. N-Triples drops the graph of each quad.
  */
-import type { Quad } from '../rdf/terms.js';
+import type { Quad, Term } from '../rdf/terms.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { ntriplesTerm } from './term-syntax.js';
 
@@ -12,12 +12,20 @@ export class NTriplesSerializer implements QuadsSerializer {
     private readonly withGraphs: boolean,
   ) {}
 
+  /** The last subject written and its syntax: a DESCRIBE or CONSTRUCT answer lists a subject's triples together. */
+  private lastSubject: Term | undefined;
+  private lastSubjectText = '';
+
   begin(_prefixes: Record<string, string>): void {}
 
   quads(batch: Quad[]): void {
     let out = '';
     for (const q of batch) {
-      out += ntriplesTerm(q.subject) + ' ' + ntriplesTerm(q.predicate) + ' ' + ntriplesTerm(q.object);
+      if (q.subject !== this.lastSubject) {
+        this.lastSubject = q.subject;
+        this.lastSubjectText = ntriplesTerm(q.subject) + ' ';
+      }
+      out += this.lastSubjectText + ntriplesTerm(q.predicate) + ' ' + ntriplesTerm(q.object);
       if (this.withGraphs && q.graph.termType !== 'DefaultGraph') out += ' ' + ntriplesTerm(q.graph);
       out += ' .\n';
     }

@@ -26,6 +26,15 @@ describe('N-Triples and N-Quads', () => {
     assert.equal(text, '<http://example.org/s> <http://example.org/p> "a\\"b\\\\c\\nd\\re\\tf\\u0000g\\u001Fh\\u007F" .\n');
   });
 
+  it('writes a subject repeated over its triples, across batches, and after another', () => {
+    const [s, t] = [ex('s'), blankNode('t')];
+    const text = write('ntriples', {}, [q(s, ex('p'), ex('o')), q(s, ex('q'), ex('o'))], [q(s, ex('r'), ex('o')), q(t, ex('p'), s), q(s, ex('p'), t)]);
+    assert.equal(
+      text,
+      [`<${EX}s> <${EX}p> <${EX}o> .`, `<${EX}s> <${EX}q> <${EX}o> .`, `<${EX}s> <${EX}r> <${EX}o> .`, `_:t <${EX}p> <${EX}s> .`, `<${EX}s> <${EX}p> _:t .`, ''].join('\n'),
+    );
+  });
+
   it('writes language tags, datatypes, blank nodes, and graphs only in N-Quads', () => {
     const quads = [
       q(blankNode('b1'), ex('p'), literal('chat', 'fr'), ex('g')),

@@ -9,17 +9,26 @@ import { unsupportedTerm } from './term-syntax.js';
 export class SparqlJsonSerializer implements SolutionsSerializer {
   /** `"name":` per variable, built once. */
   private keys: string[] = [];
+  /**
+   * Per variable, the last term written and its JSON: rows often repeat a column's term (the engine
+   * hands the same object on when a value repeats; BSBM Q2 repeats a product's long comment in
+   * every row), and escaping it again is most of the work.
+   */
+  private lastTerms: (Term | undefined)[] = [];
+  private lastJson: string[] = [];
   private firstRow = true;
 
   constructor(private readonly sink: TextSink) {}
 
   begin(variables: string[]): void {
     this.keys = variables.map((v) => jsonString(v) + ':');
+    this.lastTerms = variables.map(() => undefined);
+    this.lastJson = variables.map(() => '');
     this.sink.write('{"head":{"vars":[' + variables.map(jsonString).join(',') + ']},\n"results":{"bindings":[\n');
   }
 
   rows(batch: SolutionRow[]): void {
-    const keys = this.keys;
+    const { keys, lastTerms, lastJson } = this;
     let out = '';
     for (const row of batch) {
       out += this.firstRow ? '{' : ',\n{';
@@ -28,7 +37,11 @@ export class SparqlJsonSerializer implements SolutionsSerializer {
       for (let i = 0; i < keys.length; i++) {
         const term = row[i];
         if (term === undefined) continue;
-        out += separator + keys[i] + jsonTerm(term);
+        if (term !== lastTerms[i]) {
+          lastTerms[i] = term;
+          lastJson[i] = keys[i] + jsonTerm(term);
+        }
+        out += separator + lastJson[i];
         separator = ',';
       }
       out += '}';

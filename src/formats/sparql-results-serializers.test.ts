@@ -115,6 +115,15 @@ describe('SPARQL JSON results', () => {
     });
   });
 
+  it('writes a term repeated down a column, across batches, then another, then unbound, then the first again', () => {
+    const comment = literal('a long "comment"\n', 'en');
+    const other = literal('other');
+    const text = select('json', ['c'], [[comment], [comment]], [[comment], [other], [undefined], [comment]]);
+    const values = JSON.parse(text).results.bindings.map((b: any) => b.c);
+    const expected = { type: 'literal', value: 'a long "comment"\n', 'xml:lang': 'en' };
+    assert.deepEqual(values, [expected, expected, expected, { type: 'literal', value: 'other' }, undefined, expected]);
+  });
+
   it('answers ASK with a boolean document', () => {
     assert.deepEqual(JSON.parse(ask('json', true)), { head: {}, boolean: true });
   });
