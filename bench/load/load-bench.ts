@@ -4,11 +4,13 @@
  * statements per second and bytes per statement on disk, with the machine's details.
  *
  *   node dist/bench/load/load-bench.js [--data FILE.nt.gz] [--generated N] [--runs R]
+ *
+ * `--generated 0` loads only the --data file (e.g. a 100k-product file made by the BSBM harness).
  */
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { loadFile } from '../../src/cli/load/file-loader.js';
@@ -80,11 +82,12 @@ async function main(): Promise<void> {
   console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, ${machine.date}`);
   const runs = Number(values.runs);
   const figures: LoadFigures[] = [];
-  for (let run = 0; run < runs; run++) figures.push(await measure('bsbm-1000', values.data!));
+  for (let run = 0; run < runs; run++) figures.push(await measure(basename(values.data!).replace(/\.nt(\.gz)?$/, ''), values.data!));
+  const count = Number(values.generated);
+  if (count === 0) return void console.table(figures);
   const dir = mkdtempSync(join(tmpdir(), 'quiver-load-bench-data-'));
   try {
     const generated = join(dir, 'generated.nt.gz');
-    const count = Number(values.generated);
     await generate(generated, count);
     for (let run = 0; run < runs; run++) figures.push(await measure(`generated-${count}`, generated));
   } finally {
