@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalService, type LocalService } from './local-service.js';
+import { createLocalService, type InlineQueryOptions, type LocalService } from './local-service.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
 import type { Quad } from '../rdf/terms.js';
 import { CancelledError, EvaluationError, OverloadedError, SyntaxError, TimeoutError } from '../errors.js';
@@ -227,16 +227,25 @@ describe('LocalService with inlineCheapQueries', () => {
 });
 
 describe('LocalService with inlineCheapQueries, overlapping queries', () => {
+  /**
+   * A one-worker service whose ASK shape has proved cheap, its worker busy with an endless query
+   * (stopped by the returned controller; `running` is that query's promise).
+   */
+  async function busyWorkerService(inline: InlineQueryOptions): Promise<{ service: LocalService; stopRunning: AbortController; running: Promise<unknown> }> {
+    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: inline });
+    await service.update({ update: numbersUpdate(2000) });
+    for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
+    assert.ok(service.inlineQueries > 0, 'the shape proved cheap');
+    const stopRunning = new AbortController();
+    const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
+    await waitUntil(() => service.load().queries.running === 1);
+    return { service, stopRunning, running };
+  }
+
   test('auto: a cheap query runs on the main thread beside one evaluating on the only worker', async () => {
     // A generous bound for cheap: a run slowed down by a busy test machine must not make the shape expensive.
-    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { cheapQueryMs: 100 } });
+    const { service, stopRunning, running } = await busyWorkerService({ cheapQueryMs: 100 });
     try {
-      await service.update({ update: numbersUpdate(2000) });
-      for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
-      assert.ok(service.inlineQueries > 0, 'the shape proved cheap');
-      const stopRunning = new AbortController();
-      const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
-      await waitUntil(() => service.load().queries.running === 1);
       const before = service.inlineQueries;
       const answer = await service.query({ query: `ASK { ?s <${EX}value> 4 }` });
       assert.ok(answer.kind === 'boolean' && answer.value);
@@ -249,14 +258,8 @@ describe('LocalService with inlineCheapQueries, overlapping queries', () => {
   });
 
   test('idle: a cheap query goes to a worker while another query is evaluating on one', async () => {
-    const service = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { when: 'idle' } });
+    const { service, stopRunning, running } = await busyWorkerService({ when: 'idle' });
     try {
-      await service.update({ update: numbersUpdate(2000) });
-      for (let i = 0; i < 100 && service.inlineQueries === 0; i++) await ask(service, `ASK { ?s <${EX}value> ${i % 20} }`);
-      assert.ok(service.inlineQueries > 0, 'the shape proved cheap');
-      const stopRunning = new AbortController();
-      const running = service.query({ query: ENDLESS_QUERY, signal: stopRunning.signal });
-      await waitUntil(() => service.load().queries.running === 1);
       const before = service.inlineQueries;
       // Waits behind the running query for the only worker, instead of running beside it on the main thread.
       const cheap = service.query({ query: `ASK { ?s <${EX}value> 4 }` });

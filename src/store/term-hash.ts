@@ -44,7 +44,8 @@ export function hashTermKeyBytes(bytes: Uint8Array, start: number, end: number, 
   out[1] = avalanche(h2 ^ length);
 }
 
-function avalanche(h: number): number {
+/** murmur3's finalizer: every output bit depends on every input bit. Part of the store format, like the hashes. */
+export function avalanche(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -5,7 +5,7 @@
  * bytes (tens of MB on data with long literals). Keys with a non-ASCII byte go to the store's own
  * function (which decodes them).
  */
-import { hashTermKeyBytes } from '../../store/term-hash.js';
+import { avalanche, hashTermKeyBytes } from '../../store/term-hash.js';
 
 const FNV_PRIME = 0x01000193;
 const MIX = 0x5bd1e995;
@@ -143,13 +143,3 @@ function decoded(bytes: Uint8Array, start: number, end: number, out: Uint32Array
 }
 
 const scratch = new Uint32Array(2);
-
-/** murmur3's finalizer, as store/term-hash.ts applies it. */
-function avalanche(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
