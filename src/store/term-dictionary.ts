@@ -68,7 +68,12 @@ export class DictionaryReader {
     if (key === DEFAULT_GRAPH_KEY) return DEFAULT_GRAPH_ID;
     const hashed = dictionaryKeyOf(key);
     // One point read settles the usual miss (a load meeting a new term), cheaper than a cursor.
-    if (this.reads.get(this.termToId, hashed) === undefined) return undefined;
+    const first = this.reads.get(this.termToId, hashed);
+    if (first === undefined) return undefined;
+    // It also gives the hash's first candidate, almost always the only one: when its term is the
+    // key, that is the answer (a term has one ID), without the range read of every candidate.
+    const firstId = decodeId(first);
+    if (this.keyOfId(firstId) === key) return firstId;
     // Candidates first, then their terms: a cursor stays untouched by the reads that confirm.
     const candidates: TermId[] = [];
     for (const value of this.termToId.getValues(hashed, this.reads.options)) candidates.push(decodeId(value));

@@ -50,7 +50,24 @@ export type LiteralValue =
 const cache = new Map<string, Map<string, LiteralValue>>();
 const CACHE_LIMIT_PER_DATATYPE = 50_000;
 
+/**
+ * The value kept on the term object itself, once worked out: the store's terms are shared objects
+ * (store/term-cache.ts), met again row after row and query after query, and a property read costs
+ * less than the two Map look-ups (datatype, then lexical form, a string to hash) of the cache below.
+ * A non-enumerable symbol, so the term still compares equal to a fresh one.
+ */
+const VALUE = Symbol('literal value');
+type Valued = Literal & { [VALUE]?: LiteralValue };
+
 export function literalValue(term: Literal): LiteralValue {
+  const known = (term as Valued)[VALUE];
+  if (known !== undefined) return known;
+  const value = computeLiteralValue(term);
+  if (Object.isExtensible(term)) Object.defineProperty(term, VALUE, { value });
+  return value;
+}
+
+function computeLiteralValue(term: Literal): LiteralValue {
   if (term.language) return { kind: 'langString', value: term.value, language: term.language };
   const datatype = term.datatype.value;
   if (datatype === xsd.string) return { kind: 'string', value: term.value };

@@ -23,6 +23,9 @@ export class PatternScan extends Operator {
   readonly certain: Set<number>;
   /** Variable positions (0..3 = s, p, o, g) and their slots, first occurrence of each slot. */
   private readonly binds: { pos: number; slot: number }[] = [];
+  /** The same as two arrays of small integers, for the loops that run per quad. */
+  private readonly bindPositions: number[];
+  private readonly bindSlots: number[];
   private readonly terms: readonly PatternTerm[];
   /** Positions repeating a slot bound earlier in the same quad (?x ?p ?x). */
   private readonly repeats: { pos: number; firstPos: number }[] = [];
@@ -63,6 +66,8 @@ export class PatternScan extends Operator {
     }
     this.maybe = maybe;
     this.certain = maybe;
+    this.bindPositions = this.binds.map((b) => b.pos);
+    this.bindSlots = this.binds.map((b) => b.slot);
   }
 
   describe(slotNames: readonly string[]): string {
@@ -77,6 +82,18 @@ export class PatternScan extends Operator {
     // Plain arrays for the few numbers per execution: a typed array costs more to make than to use here.
     const key = [0, 0, 0, 0];
     const last = new LastLookup();
+    // Each position as numbers for the whole execution (a constant's ID is set before it starts):
+    // the slot a solution binds, or -1 and the constant's ID.
+    const { s, p, o } = this;
+    const sSlot = s.kind === 'slot' ? s.slot : -1;
+    const pSlot = p.kind === 'slot' ? p.slot : -1;
+    const oSlot = o.kind === 'slot' ? o.slot : -1;
+    const sId = s.kind === 'id' ? s.id : 0;
+    const pId = p.kind === 'id' ? p.id : 0;
+    const oId = o.kind === 'id' ? o.id : 0;
+    const bindPositions = this.bindPositions;
+    const bindSlots = this.bindSlots;
+    const binds = bindPositions.length;
     for (const batch of input) {
       ctx.checkpoint();
       const data = batch.data;
@@ -91,10 +108,17 @@ export class PatternScan extends Operator {
           if (out.pending) yield* out.drainFull();
           continue;
         }
-        if (!this.resolve(key, data, offset)) continue;
+        // A term the store does not hold (a query-local ID) matches no stored quad.
+        const ks = sSlot < 0 ? sId : data[offset + sSlot];
+        const kp = pSlot < 0 ? pId : data[offset + pSlot];
+        const ko = oSlot < 0 ? oId : data[offset + oSlot];
+        if (ks >= QUERY_LOCAL_ID_BASE || kp >= QUERY_LOCAL_ID_BASE || ko >= QUERY_LOCAL_ID_BASE) continue;
+        key[0] = ks;
+        key[1] = kp;
+        key[2] = ko;
         const graphs = graphsToScan(this.graph, data, offset, ctx);
         if (graphs.length === 1 && last.repeats(key, graphs[0])) {
-          last.replay(batch, row, out, this.binds);
+          last.replay(batch, row, out, bindSlots);
           if (out.pending) yield* out.drainFull();
           continue;
         }
@@ -106,7 +130,7 @@ export class PatternScan extends Operator {
             // Everything bound: an existence check, no cursor.
             if (ctx.reader.has(key[0], key[1], key[2], g)) {
               out.target().appendCopy(batch, row);
-              last.record(last.keyQuad(), this.binds);
+              last.record(last.keyQuad(), bindPositions);
             }
             continue;
           }
@@ -121,8 +145,8 @@ export class PatternScan extends Operator {
             const r = target.appendCopy(batch, row);
             const t = target.data;
             const base = r * width;
-            for (const b of this.binds) t[base + b.slot] = quad[b.pos];
-            last.record(quad, this.binds);
+            for (let j = 0; j < binds; j++) t[base + bindSlots[j]] = quad[bindPositions[j]];
+            last.record(quad, bindPositions);
           }
         }
         if (out.pending) {
@@ -213,19 +237,6 @@ export class PatternScan extends Operator {
     return width > 0 ? keyPos : -1;
   }
 
-  /** Fills the scan key from constants and the solution's bindings; false when nothing can match. */
-  private resolve(key: number[], data: Float64Array, offset: number): boolean {
-    const terms = this.terms;
-    for (let i = 0; i < 3; i++) {
-      const t = terms[i];
-      const id = t.kind === 'id' ? t.id : data[offset + t.slot];
-      // A term the store does not hold (a query-local ID) matches no stored quad.
-      if (id >= QUERY_LOCAL_ID_BASE) return false;
-      key[i] = id;
-    }
-    return true;
-  }
-
   /** Whether subject, predicate, object and graph are all known for this solution. */
   private fullyBound(key: number[], g: number, data: Float64Array, offset: number): boolean {
     if (key[0] === 0 || key[1] === 0 || key[2] === 0 || g === 0) return false;
@@ -278,23 +289,23 @@ class LastLookup {
     this.usable = true;
   }
 
-  record(quad: ArrayLike<number>, binds: readonly { pos: number }[]): void {
+  record(quad: ArrayLike<number>, positions: readonly number[]): void {
     if (!this.usable) return;
     if (this.count === MAX_REPLAYED_MATCHES) {
       this.usable = false;
       return;
     }
-    const base = this.count++ * binds.length;
-    for (let j = 0; j < binds.length; j++) this.values[base + j] = quad[binds[j].pos];
+    const base = this.count++ * positions.length;
+    for (let j = 0; j < positions.length; j++) this.values[base + j] = quad[positions[j]];
   }
 
-  replay(batch: Batch, row: number, out: BatchWriter, binds: readonly { slot: number }[]): void {
+  replay(batch: Batch, row: number, out: BatchWriter, slots: readonly number[]): void {
     const values = this.values;
-    const n = binds.length;
+    const n = slots.length;
     for (let i = 0; i < this.count; i++) {
       const target = out.target();
       const base = target.appendCopy(batch, row) * batch.width;
-      for (let j = 0; j < n; j++) target.data[base + binds[j].slot] = values[i * n + j];
+      for (let j = 0; j < n; j++) target.data[base + slots[j]] = values[i * n + j];
     }
   }
 }
