@@ -352,6 +352,8 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
   let resetNextRequest = false;
   /** Answers of this many bytes or more are written in two pieces, as Virtuoso writes large ones. */
   let inPieces = Infinity;
+  /** The remote's Server header, when it sends one. */
+  let serverHeader: string | undefined;
   const requestsOn: number[] = [];
   let server: Server;
   let url = '';
@@ -368,6 +370,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
         // With its length, as Virtuoso sends answers (a chunked boolean is abandoned once read, and its connection with it).
         if (inPieces === Infinity) return void response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': 26 }).end('{"head":{},"boolean":true}');
         const text = JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'literal', value: 'x'.repeat(inPieces) } }] } });
+        if (serverHeader !== undefined) response.setHeader('server', serverHeader);
         response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': Buffer.byteLength(text) });
         response.write(text.slice(0, 100));
         // The rest only once the client has acknowledged the first piece with data of its own (the
@@ -479,9 +482,11 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
 
   it('acknowledges an answer that comes in pieces at once, and then sends the next query on another connection', async () => {
     const service = new RemoteService({ queryEndpoint: url });
-    inPieces = 1000;
     try {
-      const first = connections.length;
+      // Not the first answer on its connection: a new connection's first answer is acknowledged by the kernel.
+      await ask(service);
+      const first = connections.length - 1;
+      inPieces = 1000;
       const result = await service.query({ query: 'SELECT ?x {}' });
       assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
       inPieces = Infinity;
@@ -492,6 +497,26 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
       await until(() => connections[first]!.destroyed || connections[first]!.readableEnded, 'the nudged connection is closed');
     } finally {
       inPieces = Infinity;
+      await service.close();
+    }
+  });
+
+  it('keeps a nudged connection of Virtuoso, which skips the empty lines before the next request', async () => {
+    const service = new RemoteService({ queryEndpoint: url });
+    serverHeader = 'Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu';
+    try {
+      await ask(service);
+      const kept = connections.length - 1;
+      inPieces = 1000;
+      const result = await service.query({ query: 'SELECT ?x {}' });
+      assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
+      inPieces = Infinity;
+      await ask(service);
+      assert.deepEqual(requestsOn.slice(-2), [kept, kept]);
+      assert.equal(connections.length, kept + 1);
+    } finally {
+      inPieces = Infinity;
+      serverHeader = undefined;
       await service.close();
     }
   });
