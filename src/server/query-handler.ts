@@ -179,9 +179,11 @@ function documentFormatOf(kind: ResultKind, output: string | undefined, accept: 
  * The result's own document when it is in the format negotiated (remote mode, or a small local result
  * written by its query worker): no need to write it again.
  */
-function documentInFormat(result: QueryResult, format: ResultFormat): string | Buffer | undefined {
+function documentInFormat(result: QueryResult, format: ResultFormat): string | Buffer | Readable | undefined {
   if ((result.kind !== 'bindings' && result.kind !== 'quads') || result.document?.mediaType !== format.mediaType) return undefined;
-  const { bytes } = result.document;
+  const { bytes, chunks } = result.document;
+  // Streamed: each piece goes out as it arrives (a failure then cuts the connection, see app.ts).
+  if (chunks) return Readable.from(chunks, { objectMode: false });
   return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : result.document.text;
 }
 

@@ -167,34 +167,46 @@ describe('Http1Exchange', () => {
     await server.closed.at(-1);
   });
 
-  it('on a kept-alive connection, acknowledges a piece of the answer with an empty line, and hands the connection back only when it sent none', async () => {
+  it('on a kept-alive connection, acknowledges pieces of the answer past the first few with an empty line, and hands the connection back only when it sent none (or the remote is Virtuoso)', async () => {
     const keptAlive = (onComplete: (socket: Socket | undefined) => void): Http1Exchange =>
       new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, onComplete);
     let afterRequest = '';
-    server.script = (socket) => {
+    const inPieces = (head: string, pieces: number) => (socket: Socket): void => {
       socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
-      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc');
-      // The rest only once the client acknowledged the first piece with data of its own.
-      socket.once('data', () => socket.write('def'));
+      void writeInPieces(socket, [`HTTP/1.1 200 OK\r\n${head}Content-Length: ${pieces}\r\n\r\n`, ...'x'.repeat(pieces)], false);
     };
     let handedBack: Socket | undefined | null = null;
+    // A new connection's first pieces are acknowledged by the kernel (quick-ack): not nudged, handed back.
+    server.script = inPieces('', 1);
+    const quick = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await quick.body.whole()).toString(), 'x');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(afterRequest, '');
+    assert.ok(handedBack, 'an answer read without nudges leaves the connection for the next request');
+    (handedBack as Socket).destroy();
+    // Past the first three reads, each read of an unfinished answer is acknowledged by an empty line.
+    server.script = inPieces('', 8);
     const nudged = await keptAlive((socket) => (handedBack = socket)).response;
-    assert.equal((await nudged.body.whole()).toString(), 'abcdef');
-    assert.equal(afterRequest, '\r\n');
+    assert.equal((await nudged.body.whole()).toString(), 'xxxxxxxx');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.match(afterRequest, /^(\r\n)+$/);
     assert.equal(handedBack, undefined, 'a nudged connection is not handed back');
-    server.script = (socket) => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc');
-    const whole = await keptAlive((socket) => (handedBack = socket)).response;
-    assert.equal((await whole.body.whole()).toString(), 'abc');
-    assert.ok(handedBack, 'an answer read in one piece leaves the connection for the next request');
+    afterRequest = '';
+    server.script = inPieces('Server: Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu\r\n', 8);
+    const virtuoso = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await virtuoso.body.whole()).toString(), 'xxxxxxxx');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.match(afterRequest, /^(\r\n)+$/);
+    assert.ok(handedBack, 'Virtuoso skips empty lines before a request: its nudged connection is handed back');
     (handedBack as Socket).destroy();
     // A remote that closes after the answer is never nudged (it could answer our bytes with a reset).
     afterRequest = '';
     server.script = (socket) => {
       socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
-      void writeInPieces(socket, ['HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n', 'one ', 'two']);
+      void writeInPieces(socket, ['HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n', 'one ', 'two', ' three', ' four', ' five']);
     };
     const closing = await keptAlive((socket) => (handedBack = socket)).response;
-    assert.equal((await closing.body.whole()).toString(), 'one two');
+    assert.equal((await closing.body.whole()).toString(), 'one two three four five');
     assert.equal(afterRequest, '');
     assert.equal(handedBack, undefined);
   });

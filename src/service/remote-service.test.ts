@@ -77,6 +77,14 @@ async function rowsOf(result: QueryResult): Promise<SolutionRow[]> {
   return rows;
 }
 
+/** The document of a result passed on as it streams in, read to its end. */
+async function documentOf(result: QueryResult): Promise<string> {
+  assert.ok(result.kind === 'bindings' && result.document?.chunks);
+  const chunks: Buffer[] = [];
+  for await (const chunk of result.document.chunks) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 const SELECT = 'SELECT * WHERE { ?s ?p ?o }';
 
 describe('RemoteService', () => {
@@ -235,6 +243,55 @@ describe('RemoteService', () => {
     assert.equal(Buffer.from(result.document!.bytes!).toString('utf8'), expected);
     assert.equal(result.document!.text, expected);
     assert.deepEqual(result.variables, ['v']);
+    // Without a length (or over 1 MiB), the same document is passed on as it streams in.
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+      response.write(remoteDocument.slice(0, 60));
+      response.end(remoteDocument.slice(60));
+    };
+    const streamed = await service.query({ query: 'SELECT ?v {}' });
+    assert.deepEqual(streamed.kind === 'bindings' && streamed.variables, ['v']);
+    assert.equal(await documentOf(streamed), expected);
+    // The rows were not read: the document was taken instead.
+    assert.deepEqual(await rowsOf(streamed), []);
+  });
+
+  it('passes a JSON answer on as it streams in, and stops the remote when the reader stops', async () => {
+    let sendRest!: () => void;
+    const remoteSawClose = new Promise<void>((resolve) => {
+      remote.script = (_request, response, raw) => {
+        raw.socket.once('close', () => resolve());
+        response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+        response.write('{ "head": { "link": [], "vars": ["v"] }, "results": { "bindings": [');
+        sendRest = () => response.write('{ "v": { "type": "typed-');
+      };
+    });
+    const result = await service.query({ query: 'SELECT ?v {}' });
+    assert.ok(result.kind === 'bindings' && result.document?.chunks);
+    assert.deepEqual(result.variables, ['v']);
+    const chunks = result.document.chunks[Symbol.asyncIterator]();
+    assert.match(Buffer.from((await chunks.next()).value as Uint8Array).toString(), /"bindings": \[$/);
+    sendRest();
+    // What could be the start of a cut "type": "typed-literal" is held back until the rest comes.
+    assert.equal(Buffer.from((await chunks.next()).value as Uint8Array).toString(), '{ "v": { ');
+    await chunks.return!();
+    await remoteSawClose;
+  });
+
+  it('reads a streamed JSON answer as rows instead when asked for rows, and fails a document cut short', async () => {
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+      response.end(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '7' } }] } }));
+    };
+    const rows = await rowsOf(await service.query({ query: 'SELECT ?x {}' }));
+    assert.equal(rows[0]![0]!.value, '7');
+    remote.script = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+      response.write('{ "head": { "vars": ["x"] }, "results": { "bindings": [');
+      setTimeout(() => response.destroy(), 20);
+    };
+    const cut = await service.query({ query: 'SELECT ?x {}' });
+    await assert.rejects(documentOf(cut), RemoteEndpointError);
   });
 
   it('gives a 502 for an answer it cannot read', async () => {
@@ -352,6 +409,8 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
   let resetNextRequest = false;
   /** Answers of this many bytes or more are written in two pieces, as Virtuoso writes large ones. */
   let inPieces = Infinity;
+  /** The remote's Server header, when it sends one. */
+  let serverHeader: string | undefined;
   const requestsOn: number[] = [];
   let server: Server;
   let url = '';
@@ -368,6 +427,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
         // With its length, as Virtuoso sends answers (a chunked boolean is abandoned once read, and its connection with it).
         if (inPieces === Infinity) return void response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': 26 }).end('{"head":{},"boolean":true}');
         const text = JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'literal', value: 'x'.repeat(inPieces) } }] } });
+        if (serverHeader !== undefined) response.setHeader('server', serverHeader);
         response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': Buffer.byteLength(text) });
         response.write(text.slice(0, 100));
         // The rest only once the client has acknowledged the first piece with data of its own (the
@@ -479,9 +539,11 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
 
   it('acknowledges an answer that comes in pieces at once, and then sends the next query on another connection', async () => {
     const service = new RemoteService({ queryEndpoint: url });
-    inPieces = 1000;
     try {
-      const first = connections.length;
+      // Not the first answer on its connection: a new connection's first answer is acknowledged by the kernel.
+      await ask(service);
+      const first = connections.length - 1;
+      inPieces = 1000;
       const result = await service.query({ query: 'SELECT ?x {}' });
       assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
       inPieces = Infinity;
@@ -492,6 +554,26 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
       await until(() => connections[first]!.destroyed || connections[first]!.readableEnded, 'the nudged connection is closed');
     } finally {
       inPieces = Infinity;
+      await service.close();
+    }
+  });
+
+  it('keeps a nudged connection of Virtuoso, which skips the empty lines before the next request', async () => {
+    const service = new RemoteService({ queryEndpoint: url });
+    serverHeader = 'Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu';
+    try {
+      await ask(service);
+      const kept = connections.length - 1;
+      inPieces = 1000;
+      const result = await service.query({ query: 'SELECT ?x {}' });
+      assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
+      inPieces = Infinity;
+      await ask(service);
+      assert.deepEqual(requestsOn.slice(-2), [kept, kept]);
+      assert.equal(connections.length, kept + 1);
+    } finally {
+      inPieces = Infinity;
+      serverHeader = undefined;
       await service.close();
     }
   });

@@ -36,7 +36,7 @@ describe('results written by the query worker (documentFormats)', () => {
     const document = result.kind === 'bindings' ? result.document! : undefined;
     assert.equal(document?.rows, 2);
     assert.equal(new TextDecoder().decode(document?.bytes), document?.text);
-    const parsed = parseSparqlResults(document!.text, JSON_RESULTS.mediaType);
+    const parsed = parseSparqlResults(document!.text!, JSON_RESULTS.mediaType);
     assert.equal(parsed.kind, 'bindings');
     assert.deepEqual(parsed.kind === 'bindings' && parsed.rows.map((row) => row.map((term) => term?.value)), [
       [`${EX}a`, 'Ann'],
@@ -49,7 +49,7 @@ describe('results written by the query worker (documentFormats)', () => {
     const result = await service.query({ query: `SELECT ?s WHERE { ?s <${EX}nothing> ?o }`, documentFormats: AS_THE_HTTP_LAYER_ASKS });
     assert.ok(result.kind === 'bindings' && result.document);
     assert.equal(result.document.rows, 0);
-    assert.deepEqual(JSON.parse(result.document.text), { head: { vars: ['s'] }, results: { bindings: [] } });
+    assert.deepEqual(JSON.parse(result.document.text!), { head: { vars: ['s'] }, results: { bindings: [] } });
     assert.equal(await rowCount(result), 0);
   });
 
@@ -58,8 +58,8 @@ describe('results written by the query worker (documentFormats)', () => {
     assert.ok(result.kind === 'quads' && result.document);
     assert.equal(result.document.mediaType, N_TRIPLES.mediaType);
     assert.equal(result.document.rows, 2);
-    assert.equal(result.document.text.trim().split('\n').length, 2);
-    assert.match(result.document.text, /"Bob"@en \.$/m);
+    assert.equal(result.document.text!.trim().split('\n').length, 2);
+    assert.match(result.document.text!, /"Bob"@en \.$/m);
     assert.equal(await rowCount(result), 2);
   });
 

@@ -58,9 +58,16 @@ export interface UpdateRequest extends RequestLimits {
 export interface ResultDocument {
   /** The media type, without parameters. */
   mediaType: string;
-  text: string;
+  /** The document: as text, or as `bytes`, or as `chunks` (one of the three is there). */
+  text?: string;
   /** Optional: the text encoded as UTF-8, which the HTTP layer then sends as it is. */
   bytes?: Uint8Array;
+  /**
+   * Optional: the document's bytes as they arrive (remote mode: the remote's answer, passed on as it
+   * streams in), read once. The HTTP layer sends each as it comes, so the response has begun when a
+   * failure (time limit, the remote breaking off) stops them: the client's connection is then cut.
+   */
+  chunks?: AsyncIterable<Uint8Array>;
   /** Optional: the solutions or triples the document holds (for the request log). */
   rows?: number;
 }
