@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../store/lmdb-store.js';
-import type { QuadStore } from '../../store/quad-store.js';
+import type { QuadStore, StoreReader } from '../../store/quad-store.js';
 import { runQuery, runUpdate } from '../query-engine.js';
 
 const EX = 'http://example.org/';
@@ -54,5 +54,51 @@ describe('a pattern looked up with the same key for many solutions', () => {
   it('does not carry matches over to a key that differs', async () => {
     const found = await rows(store, `SELECT ?t ?o WHERE { VALUES ?t { <${EX}t1> <${EX}t1> <${EX}t2> <${EX}t1> } OPTIONAL { GRAPH <${EX}g1> { ?t <${EX}p> ?o } } }`);
     assert.deepEqual(found, ['t1 g1x', 't1 g1x', 't1 g1x', 't2 -']);
+  });
+});
+
+describe('a pattern that matches the whole store', () => {
+  const TRIPLES = 5000;
+  let store: QuadStore;
+  let quadsRead = 0;
+  /** The store, its readers' scans counting the quads they hand out. */
+  let counted: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const triples = Array.from({ length: TRIPLES }, (_, i) => `<${EX}s${i}> <${EX}p> ${i} .`);
+    await runUpdate(store, `INSERT DATA { ${triples.join('\n')} }`);
+    counted = Object.assign(Object.create(store) as QuadStore, {
+      reader: () => {
+        const reader = store.reader();
+        return Object.assign(Object.create(reader) as StoreReader, {
+          scan: function* (s: number, p: number, o: number, g: number) {
+            for (const quad of reader.scan(s, p, o, g)) {
+              quadsRead++;
+              yield quad;
+            }
+          },
+        });
+      },
+    });
+  });
+  after(() => store.close());
+
+  it('hands on its first solutions before it has read the rest', async () => {
+    quadsRead = 0;
+    const result = await runQuery(counted, 'SELECT * WHERE { ?s ?p ?o }');
+    assert.equal(result.kind, 'bindings');
+    if (result.kind !== 'bindings') return;
+    const batches = result.rows[Symbol.iterator]();
+    assert.equal(batches.next().done, false);
+    assert.ok(quadsRead < TRIPLES / 2, `read ${quadsRead} quads for the first batch`);
+    batches.return?.();
+  });
+
+  it('answers ASK at its first match', async () => {
+    quadsRead = 0;
+    const result = await runQuery(counted, 'ASK { ?s ?p ?o }');
+    assert.deepEqual(result.kind === 'boolean' && result.value, true);
+    assert.ok(quadsRead < TRIPLES / 2, `read ${quadsRead} quads`);
   });
 });

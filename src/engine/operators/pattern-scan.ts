@@ -147,6 +147,12 @@ export class PatternScan extends Operator {
             const base = r * width;
             for (let j = 0; j < binds; j++) t[base + bindSlots[j]] = quad[bindPositions[j]];
             last.record(quad, bindPositions);
+            // Hand on each full batch while the cursor is still open: one solution may match the
+            // whole store (ASK { ?s ?p ?o }, a first page), which must neither wait for nor hold all of it.
+            if (out.pending) {
+              ctx.checkpoint();
+              yield* out.drainFull();
+            }
           }
         }
         if (out.pending) {

@@ -66,6 +66,11 @@ export class PathScan extends Operator {
               t[base + this.object.slot] = y;
             }
             if (this.graph.kind === 'slot') t[base + this.graph.slot] = g;
+            // A path from one node (or between all of them) can reach the whole graph: batches go on as they fill.
+            if (out.pending) {
+              ctx.checkpoint();
+              yield* out.drainFull();
+            }
           }
         }
         if (out.pending) {
