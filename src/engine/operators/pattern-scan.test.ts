@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../store/lmdb-store.js';
 import type { QuadStore, StoreReader } from '../../store/quad-store.js';
+import { BATCH_SIZE } from '../batch.js';
 import { runQuery, runUpdate } from '../query-engine.js';
 
 const EX = 'http://example.org/';
@@ -58,7 +59,8 @@ describe('a pattern looked up with the same key for many solutions', () => {
 });
 
 describe('a pattern that matches the whole store', () => {
-  const TRIPLES = 5000;
+  // Several batches' worth: the first batch must not wait for the others.
+  const TRIPLES = 5 * BATCH_SIZE;
   let store: QuadStore;
   let quadsRead = 0;
   /** The store, its readers' scans counting the quads they hand out. */
