@@ -146,6 +146,19 @@ describe('Http1Exchange', () => {
     await assert.rejects(waiting.response, /aborted/);
   });
 
+  it('leaves a connection handed back alone when destroyed after its answer arrived whole', async () => {
+    server.script = (socket) => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc');
+    let handedBack: Socket | undefined;
+    const finished = new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, (socket) => (handedBack = socket));
+    await finished.response;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(handedBack, 'the answer was read to its end');
+    // Its reader stopped before taking the body (a client gone, an ASK answered by its first row).
+    finished.destroy(new Error('nobody reads the rest'));
+    assert.equal(handedBack.destroyed, false);
+    handedBack.destroy();
+  });
+
   it('closes the connection when the consumer leaves the chunks early, and holds a large body back for a slow one', async () => {
     const piece = Buffer.alloc(256 * 1024, 0x61);
     let written = 0;

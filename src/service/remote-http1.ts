@@ -100,12 +100,17 @@ export class Http1Exchange {
     socket.write(request);
   }
 
+  /** Whether the exchange is over: its connection closed, or its answer read to the end. */
   get destroyed(): boolean {
-    return this.socket.destroyed;
+    return this.finished || this.socket.destroyed;
   }
 
+  /**
+   * Closes the connection, unless the answer was already read to its end: the connection is then
+   * no longer this exchange's (it may carry the next request), however far its reader has got.
+   */
   destroy(error?: Error): void {
-    if (!this.socket.destroyed) this.socket.destroy(error);
+    if (!this.destroyed) this.socket.destroy(error);
   }
 
   private readonly onData = (chunk: Buffer): void => {
