@@ -168,6 +168,16 @@ describe('update requests', () => {
     }
   });
 
+  it('leaves out the template triples an empty WHERE does not bind, and inserts the others', async () => {
+    const store = openStore({ memory: true });
+    try {
+      await runUpdate(store, PREFIX + 'WITH :g INSERT { ?s ?p "z" . :a :p 1 } WHERE {}');
+      assert.deepEqual(await select(store, 'SELECT ?g ?s { GRAPH ?g { ?s ?p ?o } }'), ['g=http://ex/g s=http://ex/a']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('supports COPY, MOVE, ADD and DROP between graphs', async () => {
     const store = openStore({ memory: true });
     try {

@@ -62,21 +62,15 @@ function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUp
 function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineUpdateOptions, bnodeScope: string): void {
   const deletes: Quad[] = [];
   const inserts: Quad[] = [];
-  if (!op.where) {
-    // INSERT DATA / DELETE DATA: ground quads; blank nodes of INSERT DATA are new ones.
-    for (const p of op.delete ?? []) deletes.push(p as unknown as Quad);
-    for (const p of op.insert ?? []) inserts.push(freshBlankNodes(p as unknown as Quad, bnodeScope, 0));
-  } else {
-    const { rows, termOf } = solutions(op.where, w, options);
-    for (let i = 0; i < rows.length; i++) {
-      for (const p of op.delete ?? []) {
-        const q = instantiate(p, rows[i], termOf, null);
-        if (q) deletes.push(q);
-      }
-      for (const p of op.insert ?? []) {
-        const q = instantiate(p, rows[i], termOf, `${bnodeScope}_${i}`);
-        if (q) inserts.push(q);
-      }
+  const { rows, termOf } = op.where ? solutions(op.where, w, options) : EMPTY_SOLUTION_ONLY;
+  for (let i = 0; i < rows.length; i++) {
+    for (const p of op.delete ?? []) {
+      const q = instantiate(p, rows[i], termOf, null);
+      if (q) deletes.push(q);
+    }
+    for (const p of op.insert ?? []) {
+      const q = instantiate(p, rows[i], termOf, `${bnodeScope}_${i}`);
+      if (q) inserts.push(q);
     }
   }
   // Deletions come first, then insertions, both from the same solutions (SPARQL 1.1 Update 3.1.3).
@@ -86,6 +80,18 @@ function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineU
   }
   for (const q of inserts) w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), graphId(q.graph, w));
 }
+
+/**
+ * The solutions of INSERT DATA / DELETE DATA, and of a template over an empty WHERE (which the
+ * algebra leaves out): the one empty solution. Ground quads come out as they are (blank nodes of
+ * INSERT DATA made new), and a template's triples with variables, unbound here, are left out.
+ */
+const EMPTY_SOLUTION_ONLY = {
+  rows: [new Map<string, number>()],
+  termOf: (id: number): Term => {
+    throw new EvaluationError(`no solution binds the term ${id}`);
+  },
+};
 
 /** The WHERE clause's solutions, as maps from variable name to term. */
 function solutions(where: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions) {
