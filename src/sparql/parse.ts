@@ -81,11 +81,8 @@ const templateCache = new TextCache<ParsedQuery | null>(QUERY_CACHE_SIZE);
 
 /** The query as a copy of its template's parse, or undefined when there is no usable template. */
 function parseThroughTemplate(text: string, baseIri?: string): ParsedQuery | undefined {
-  const template = templateOf(text);
-  if (!template) return undefined;
-  const parsed = templateParse(template, baseIri);
-  if (parsed === null) return undefined;
-  return { ...parsed, algebra: withConstants(parsed.algebra, template.constants) };
+  const found = parseAsTemplate(text, baseIri);
+  return found && { ...found.template, algebra: withConstants(found.template.algebra, found.constants) };
 }
 
 function templateParse(template: Template, baseIri?: string): ParsedQuery | null {

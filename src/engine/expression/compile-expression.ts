@@ -46,7 +46,7 @@ const booleanTerm = booleanLiteral;
 const UNBOUND_ERROR = new ExpressionError('unbound variable');
 
 /** The arithmetic operators (binary, and Traqula's unary forms). */
-const ARITHMETIC = new Set(['+', '-', '*', '/', 'uplus', 'uminus']);
+export const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', 'uplus', 'uminus']);
 
 export function compileExpression(expression: Algebra.Expression, scope: ExpressionScope): CompiledExpression {
   const slots = new Set<number>();
@@ -126,13 +126,14 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     slots.add(slot);
     const negated = op === '!=';
     const ref = scope.constantRef?.(iri) ?? { term: iri };
-    let idFor: ExecContext | undefined;
+    // The evaluation by its serial number, as in compileArithmetic: a kept plan must not hold its last context.
+    let idEvaluation = -1;
     let iriId = 0;
     return (data, offset, ctx) => {
       const id = data[offset + slot];
       if (id === 0) throw UNBOUND_ERROR;
-      if (idFor !== ctx) {
-        idFor = ctx;
+      if (idEvaluation !== ctx.serial) {
+        idEvaluation = ctx.serial;
         iriId = ctx.idOf(ref.term);
       }
       return booleanTerm((id === iriId) !== negated);

@@ -2,10 +2,7 @@
 import type { Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { numericTypeOf, xsd } from './xsd-types.js';
-import { booleanLiteral, describe, literalValue, numericIsTrue } from './values.js';
-
-const TRUE = booleanLiteral(true);
-const FALSE = booleanLiteral(false);
+import { FALSE, TRUE, describe, literalValue, numericIsTrue } from './values.js';
 
 export function effectiveBooleanValue(term: Term): boolean {
   // The comparisons and connectives return these two terms: no value to look up.

@@ -8,6 +8,7 @@
  * hence the allow-list of term, arithmetic and sign expressions (no RAND, no EXISTS, no BNODE).
  */
 import type { Algebra } from '../../sparql/parse.js';
+import { ARITHMETIC } from '../expression/compile-expression.js';
 
 export interface ObjectBoundExpression {
   /** The variable being bounded. */
@@ -18,7 +19,6 @@ export interface ObjectBoundExpression {
 }
 
 const FLIPPED: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
-const ARITHMETIC = new Set(['+', '-', '*', '/', 'uminus', 'uplus']);
 
 /** The bounds each conjunct states on a variable; conjuncts of other shapes state none. */
 export function objectBoundsOf(conjuncts: readonly Algebra.Expression[]): ObjectBoundExpression[] {
