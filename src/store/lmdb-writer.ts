@@ -252,7 +252,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    * Adds a batch of quads, flat (s, p, o, g) x count; returns how many were new. Same effect as
    * `add` on each, as every read of this writer sees; the fast path for loading. Each family's
    * primary index is written now, in key order, and decides which quads are new; their secondary
-   * index entries wait (up to DEFERRED_QUADS_LIMIT quads) so that large sorted runs of them are
+   * index entries wait (in memory up to loadMemoryEntries(), spilled to sorted run files past it) so that large sorted runs of them are
    * appended, and are written before this writer reads, removes or commits.
    */
   addAll(batch: QuadBatch, count = Math.floor(batch.length / 4)): number {
@@ -417,7 +417,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   /**
    * Ends one transaction of a staged load (staged-load.ts), the writer living on into the next:
    * statistics are written, whereas the held-back index and dictionary entries stay held back so
-   * that their sorted runs keep growing across transactions (see DEFERRED_QUADS_LIMIT).
+   * that their sorted runs keep growing across transactions (see addAll).
    */
   endStage(): void {
     this.counts.distinctSubjects += this.subjects.settle();

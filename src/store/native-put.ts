@@ -148,7 +148,8 @@ export class NativePuts {
 
 const EMPTY = new Uint8Array(0);
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** Whether this platform stores a word's low byte first. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The word whose bytes in the platform's order are `value` big-endian (for NativePuts.keyWords). */
 export const bigEndianWord: (value: number) => number = LITTLE_ENDIAN

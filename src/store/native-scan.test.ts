@@ -125,10 +125,13 @@ test('cursors handed on from reader to reader read each reader’s own snapshot'
   const last = store.reader();
   const expected = sortedKeys(last.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID));
   last.release();
-  allowNativeScans(false);
-  const plain = store.reader();
-  assert.deepEqual(sortedKeys(plain.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID)), expected);
-  plain.release();
-  allowNativeScans(true);
+  const previous = allowNativeScans(false);
+  try {
+    const plain = store.reader();
+    assert.deepEqual(sortedKeys(plain.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID)), expected);
+    plain.release();
+  } finally {
+    allowNativeScans(previous);
+  }
   await store.close();
 });

@@ -119,17 +119,27 @@ export class SortedRuns {
   }
 }
 
-/** Compares two entries in an order of up to four positions (repeated positions compare equal). */
-function compareEntries(entries: QuadBatch, x: number, y: number, o0: number, o1: number, o2: number, o3: number): number {
-  let d = entries[x + o0] - entries[y + o0];
+/**
+ * Compares the entry at xs[x] with the one at ys[y] in an order of four positions (see
+ * fourPositions); negative, zero or positive.
+ */
+export function compareEntries(xs: Uint32Array, x: number, ys: Uint32Array, y: number, o0: number, o1: number, o2: number, o3: number): number {
+  let d = xs[x + o0] - ys[y + o0];
   if (d === 0) {
-    d = entries[x + o1] - entries[y + o1];
+    d = xs[x + o1] - ys[y + o1];
     if (d === 0) {
-      d = entries[x + o2] - entries[y + o2];
-      if (d === 0) d = entries[x + o3] - entries[y + o3];
+      d = xs[x + o2] - ys[y + o2];
+      if (d === 0) d = xs[x + o3] - ys[y + o3];
     }
   }
   return d;
+}
+
+/** An order of up to four positions as exactly four, the last repeated (a repeated position compares equal). */
+export function fourPositions(order: readonly number[]): [number, number, number, number] {
+  const o1 = order.length > 1 ? order[1] : order[0];
+  const o2 = order.length > 2 ? order[2] : o1;
+  return [order[0], o1, o2, order.length > 3 ? order[3] : o2];
 }
 
 /**
@@ -185,10 +195,7 @@ class RunMerge implements EntryReader {
     order: readonly number[],
   ) {
     this.j = middle;
-    this.o0 = order[0];
-    this.o1 = order.length > 1 ? order[1] : this.o0;
-    this.o2 = order.length > 2 ? order[2] : this.o1;
-    this.o3 = order.length > 3 ? order[3] : this.o2;
+    [this.o0, this.o1, this.o2, this.o3] = fourPositions(order);
   }
 
   read(out: Uint32Array, max: number): number {
@@ -199,7 +206,7 @@ class RunMerge implements EntryReader {
     const limit = Math.min(max, out.length / STRIDE);
     while (count < limit && (i < middle || j < end)) {
       let from: number;
-      if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
+      if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, entries, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
       else from = ordering[j++] * STRIDE;
       const to = count * STRIDE;
       out[to] = entries[from];
@@ -221,17 +228,14 @@ class RunMerge implements EntryReader {
  * sorted range, through `buffer`. Ties keep the first range's entry first (stable).
  */
 function mergeAdjacent(entries: QuadBatch, ordering: Uint32Array, start: number, middle: number, end: number, buffer: Uint32Array, order: readonly number[]): void {
-  const o0 = order[0];
-  const o1 = order.length > 1 ? order[1] : o0;
-  const o2 = order.length > 2 ? order[2] : o1;
-  const o3 = order.length > 3 ? order[3] : o2;
+  const [o0, o1, o2, o3] = fourPositions(order);
   let i = start;
   let j = middle;
   let out = 0;
   while (i < middle && j < end) {
     const a = ordering[i];
     const b = ordering[j];
-    if (compareEntries(entries, a * STRIDE, b * STRIDE, o0, o1, o2, o3) <= 0) {
+    if (compareEntries(entries, a * STRIDE, entries, b * STRIDE, o0, o1, o2, o3) <= 0) {
       buffer[out++] = a;
       i++;
     } else {

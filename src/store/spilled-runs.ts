@@ -13,7 +13,7 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EntryReader, SortedRuns } from './sorted-runs.js';
+import { compareEntries, fourPositions, type EntryReader, type SortedRuns } from './sorted-runs.js';
 
 /** The directory, inside the store's, that holds a running load's spilled runs. */
 export const LOAD_RUNS_DIRECTORY = 'load-runs';
@@ -166,10 +166,7 @@ export class MergedRuns implements EntryReader {
   private readonly o3: number;
 
   constructor(files: readonly RunFile[], order: readonly number[]) {
-    this.o0 = order[0];
-    this.o1 = order.length > 1 ? order[1] : this.o0;
-    this.o2 = order.length > 2 ? order[2] : this.o1;
-    this.o3 = order.length > 3 ? order[3] : this.o2;
+    [this.o0, this.o1, this.o2, this.o3] = fourPositions(order);
     try {
       for (const file of files) {
         const reader = new RunReader(file);
@@ -218,15 +215,7 @@ export class MergedRuns implements EntryReader {
   private before(a: number, b: number): boolean {
     const x = this.readers[a];
     const y = this.readers[b];
-    const xs = x.buffer, ys = y.buffer, xa = x.at, ya = y.at;
-    let d = xs[xa + this.o0] - ys[ya + this.o0];
-    if (d === 0) {
-      d = xs[xa + this.o1] - ys[ya + this.o1];
-      if (d === 0) {
-        d = xs[xa + this.o2] - ys[ya + this.o2];
-        if (d === 0) d = xs[xa + this.o3] - ys[ya + this.o3];
-      }
-    }
+    const d = compareEntries(x.buffer, x.at, y.buffer, y.at, this.o0, this.o1, this.o2, this.o3);
     return d < 0 || (d === 0 && a < b);
   }
 

@@ -25,6 +25,20 @@ async function withDirectory(fn: (dir: string) => Promise<void>): Promise<void> 
   }
 }
 
+/**
+ * Closes the store as if its process had been killed during its staged load: the load marker then
+ * names a process that has exited.
+ */
+async function closeAsIfKilled(store: LmdbQuadStore, dir: string): Promise<void> {
+  const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+  await store.close();
+  const raw = open({ path: dir, maxDbs: 32 });
+  const meta = raw.openDB({ name: 'meta', encoding: 'binary' });
+  const owner = JSON.parse(Buffer.from(meta.getBinary(LOAD_MARKER)!).toString('utf8')) as { pid: number; boot: string };
+  await meta.put(LOAD_MARKER, Buffer.from(JSON.stringify({ ...owner, pid: deadPid })));
+  await raw.close();
+}
+
 test('a staged load into an empty store has the effect of one transaction, statistics included', async () => {
   const staged = openStore({ memory: true }) as LmdbQuadStore;
   const single = openStore({ memory: true });
@@ -85,14 +99,7 @@ test('opening a store whose staged load died (its process is gone) clears what t
     await load.stage(async (w) => {
       w.addAll(Uint32Array.of(w.intern(term(1)), w.intern(term(2)), w.intern(term(3)), DEFAULT_GRAPH_ID));
     });
-    // As if the process had been killed here: the marker names a process that has exited.
-    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
-    await store.close();
-    const raw = open({ path: dir, maxDbs: 32 });
-    const meta = raw.openDB({ name: 'meta', encoding: 'binary' });
-    const owner = JSON.parse(Buffer.from(meta.getBinary(LOAD_MARKER)!).toString('utf8')) as { pid: number; boot: string };
-    await meta.put(LOAD_MARKER, Buffer.from(JSON.stringify({ ...owner, pid: deadPid })));
-    await raw.close();
+    await closeAsIfKilled(store, dir);
 
     const reopened = openStore({ path: dir });
     try {
@@ -269,14 +276,8 @@ test('opening a store clears the run files of a load that died, and stray ones a
         w.addAll(Uint32Array.from(ids.flatMap((id, i) => [id, ids[(i * 7) % ids.length], ids[(i * 13) % ids.length], DEFAULT_GRAPH_ID])));
       });
       assert.ok(readdirSync(runs).length > 0, 'spilled');
-      // As if killed here: the marker names a process that has exited, and the files stay.
-      const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
-      await store.close();
-      const raw = open({ path: dir, maxDbs: 32 });
-      const meta = raw.openDB({ name: 'meta', encoding: 'binary' });
-      const owner = JSON.parse(Buffer.from(meta.getBinary(LOAD_MARKER)!).toString('utf8')) as { pid: number; boot: string };
-      await meta.put(LOAD_MARKER, Buffer.from(JSON.stringify({ ...owner, pid: deadPid })));
-      await raw.close();
+      // The run files stay, as after a kill.
+      await closeAsIfKilled(store, dir);
     });
     const reopened = openStore({ path: dir });
     assert.equal(existsSync(runs), false);

@@ -12,7 +12,7 @@ import { termFromKey, termKey, type Term } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
-import { NativePuts, PUT_APPEND, bigEndianWord } from './native-put.js';
+import { LITTLE_ENDIAN, NativePuts, PUT_APPEND, bigEndianWord } from './native-put.js';
 import { SortedRuns } from './sorted-runs.js';
 import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
 import { hashTermKey } from './term-hash.js';
@@ -101,7 +101,6 @@ export class DictionaryReader {
 const SPILLED_LOOKUP_LIMIT = 1 << 26;
 /** Held-back hashes sorted together as one run. */
 const PENDING_RUN = 1 << 16;
-const NATIVE_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const APPEND = { append: true };
 
 /** The dictionary inside the write transaction: adds entries. */
@@ -121,7 +120,7 @@ export class DictionaryWriter extends DictionaryReader {
   /** idBuffer as a word, for bigEndianWord. */
   private readonly idWords = new Uint32Array(this.idBuffer.buffer);
   /** Bulk puts: id -> term keyed by the ID in native byte order (lmdb-js' uint32 keys, MDB_INTEGERKEY). */
-  private readonly termPuts = new NativePuts(this.idToTerm as never, 4, (key) => key.getUint32(0, NATIVE_LITTLE_ENDIAN));
+  private readonly termPuts = new NativePuts(this.idToTerm as never, 4, (key) => key.getUint32(0, LITTLE_ENDIAN));
   /** Bulk puts: term hash (8 bytes) -> id. */
   private readonly hashPuts = new NativePuts(this.termToId as never, 8, (key) => Buffer.from(key.buffer, key.byteOffset, 8));
 

@@ -8,6 +8,7 @@
  * The new terms of a batch are contiguous in the arena (see newTermsSince), which is what the worker
  * sends to the loading thread.
  */
+import { avalanche } from '../../store/term-hash.js';
 
 const EMPTY = -1;
 const INITIAL_TERMS = 1 << 14;
@@ -187,11 +188,8 @@ export function hashKey(view: DataView, start: number, end: number): number {
     h = (h << 13) | (h >>> 19);
   }
   for (; i < end; i++) h = Math.imul(h ^ view.getUint8(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
+  // Signed, as the table's Int32Array slots hold it.
+  return avalanche(h) | 0;
 }
 
 /** hashKey of bytes[start, end) (makes a view: for tests and cold paths). */
