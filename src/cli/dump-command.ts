@@ -12,7 +12,7 @@ import type { RdfFormat, TextSink } from '../formats/serializer.js';
 import { defaultGraph, factory, namedNode, type Quad, type Term } from '../rdf/terms.js';
 import { openStore } from '../store/lmdb-store.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type TermId } from '../store/quad-store.js';
-import { helpText, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
+import { helpText, oneOf, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
 export const DUMP_FORMATS = ['nquads', 'trig', 'turtle', 'ntriples', 'jsonld', 'rdfxml'] as const;
 /** The formats that carry named graphs; the others hold one graph. */
@@ -70,8 +70,7 @@ export async function dumpCommand(args: string[], env: NodeJS.ProcessEnv): Promi
 
 function dumpFormatOf(name: string | undefined, output: string | undefined): DumpFormat {
   const chosen = name ?? (output ? rdfFormatForFileName(output)?.format : undefined) ?? 'nquads';
-  if (!(DUMP_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--format must be one of ${DUMP_FORMATS.join(', ')}, not '${chosen}'`);
-  return chosen as DumpFormat;
+  return oneOf('format', chosen, DUMP_FORMATS);
 }
 
 /**

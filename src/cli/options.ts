@@ -99,3 +99,9 @@ export function byteSize(values: ParsedOptions['values'], name: string): number 
   if (!match || unit === undefined) throw new UsageError(`--${name} must be a size in bytes (e.g. 10485760 or 10MiB), not '${raw}'`);
   return Math.floor(Number(match[1]) * unit);
 }
+
+/** `value` as one of `choices`, the values --name accepts. */
+export function oneOf<T extends string>(name: string, value: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, not '${value}'`);
+  return value as T;
+}

@@ -12,6 +12,7 @@ import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import {
   byteSize,
   helpText,
+  oneOf,
   parseOptions,
   positiveInteger,
   positiveNumber,
@@ -212,11 +213,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
 }
 
 function inlineQueriesMode(values: ParsedOptions['values']): InlineQueriesMode {
-  const mode = stringOption(values, 'inline-queries')!.trim().toLowerCase();
-  if (!(INLINE_QUERIES_MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--inline-queries must be one of ${INLINE_QUERIES_MODES.join(', ')}, not '${mode}'`);
-  }
-  return mode as InlineQueriesMode;
+  return oneOf('inline-queries', stringOption(values, 'inline-queries')!.trim().toLowerCase(), INLINE_QUERIES_MODES);
 }
 
 /** --query-memory in bytes; 0 switches the budget off (the worker's heap limit is then the only bound). */

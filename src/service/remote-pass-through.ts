@@ -49,11 +49,6 @@ export class ReadAheadBody {
       await this.iterator.return?.();
     }
   }
-
-  /** Closes the body unread. */
-  async close(): Promise<void> {
-    await this.iterator.return?.();
-  }
 }
 
 /** Bytes of a SPARQL JSON answer read at most to find its variables before it is passed on. */
@@ -151,7 +146,8 @@ async function* respelled(chunks: AsyncIterable<Buffer>): AsyncGenerator<Uint8Ar
   if (rest !== undefined && rest.length > 0) yield rest;
 }
 
-function withoutByteOrderMark(bytes: Buffer): Buffer {
+/** The bytes without a leading UTF-8 byte order mark (as TextDecoder reads them: not part of the document). */
+export function withoutByteOrderMark(bytes: Buffer): Buffer {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 

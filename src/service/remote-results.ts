@@ -13,7 +13,7 @@ import { formatForMediaType, parseableRdfFormat } from '../formats/registry.js';
 import type { Quad, Term } from '../rdf/terms.js';
 import type { RemoteExchange, RemoteResponse } from './remote-endpoint.js';
 import { RemoteEndpointError } from './remote-errors.js';
-import { headVariables, passedOnJson, ReadAheadBody } from './remote-pass-through.js';
+import { headVariables, passedOnJson, ReadAheadBody, withoutByteOrderMark } from './remote-pass-through.js';
 import { respellTypedLiterals } from './remote-typed-literals.js';
 import type { QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
 
@@ -90,8 +90,7 @@ async function readWhole(response: RemoteResponse, exchange: RemoteExchange): Pr
   try {
     const bytes = await response.body.whole();
     exchange.answeredCompletely();
-    // As TextDecoder would: a byte order mark is not part of the document.
-    body = new WholeBody(startsWithByteOrderMark(bytes) ? bytes.subarray(3) : bytes);
+    body = new WholeBody(withoutByteOrderMark(bytes));
   } catch (error) {
     throw exchange.failure(error);
   }
@@ -174,10 +173,6 @@ class WholeBody {
   get text(): string {
     return (this.decoded ??= this.bytes.toString('utf8'));
   }
-}
-
-function startsWithByteOrderMark(bytes: Buffer): boolean {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /** The rows, read when first asked for; a failure to read them is the remote's (a 502). */

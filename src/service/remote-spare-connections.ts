@@ -68,7 +68,6 @@ export class SpareConnections {
     } catch {
       return;
     }
-    socket.setNoDelay(true);
     this.hold(socket);
   }
 
