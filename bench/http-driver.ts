@@ -3,6 +3,11 @@
  * BSBM test driver does: each client takes the next whole mix from a shared queue and runs its
  * queries one after another. Every answer is read completely and counted (rows for SELECT, distinct
  * triples for CONSTRUCT/DESCRIBE), so an engine cannot look fast by answering wrongly or lazily.
+ *
+ * The answers are kept as bytes and counted once the timed run is over: parsing, sorting and hashing
+ * them took the driver 2.1 ms per mix, time in which a lone client sent nothing, so it was counted
+ * against every engine alike and made them all look closer to each other than they are
+ * (bench/RESULTS.md, eighth session).
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -55,19 +60,33 @@ export async function runMixes(mixes: QueryMix[], options: DriverOptions): Promi
   await Promise.all(Array.from({ length: options.clients }, (_, i) => client(i + 1)));
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   agent.destroy();
-  return { clients: options.clients, mixes: mixes.length, wallSeconds, samples };
+  return { clients: options.clients, mixes: mixes.length, wallSeconds, samples: samples.map(counted) };
 }
 
-async function runQuery(mix: number, instance: QueryInstance, client: number, agent: Agent, options: DriverOptions): Promise<QuerySample> {
+/** A sample whose answer is still to be counted: its bytes, read to the end within the timed run. */
+interface TimedSample extends QuerySample {
+  answer?: { form: QueryInstance['form']; body: Buffer };
+}
+
+async function runQuery(mix: number, instance: QueryInstance, client: number, agent: Agent, options: DriverOptions): Promise<TimedSample> {
   const base = { mix, seq: instance.seq, query: instance.query, client };
   const started = process.hrtime.bigint();
   try {
     const body = await send(instance, agent, options);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    return { ...base, ms, ...countAnswer(instance.form, body) };
+    return { ...base, ms, answer: { form: instance.form, body } };
   } catch (error) {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     return { ...base, ms, error: (error as Error).message };
+  }
+}
+
+function counted({ answer, ...sample }: TimedSample): QuerySample {
+  if (!answer) return sample;
+  try {
+    return { ...sample, ...countAnswer(answer.form, answer.body.toString('utf8')) };
+  } catch (error) {
+    return { ...sample, error: (error as Error).message };
   }
 }
 
@@ -78,7 +97,7 @@ const ACCEPT: Record<QueryInstance['form'], string> = {
   describe: 'application/n-triples',
 };
 
-function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Promise<string> {
+function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Promise<Buffer> {
   const url = new URL(options.endpoint);
   const protocol = options.protocol ?? {};
   for (const [name, value] of Object.entries(protocol.params ?? {})) url.searchParams.set(name, value);
@@ -99,9 +118,9 @@ function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Pr
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('response aborted')));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
-        else resolve(text);
+        const body = Buffer.concat(chunks);
+        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${body.toString('utf8', 0, 300)}`));
+        else resolve(body);
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
