@@ -4,12 +4,14 @@
  * remote engine.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler, type FastifyServerOptions } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
 import { registerAccessGuard } from './access-guard.js';
 import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
 import { registerCors } from './cors.js';
+import { CLIENT_CLOSED_REQUEST, DirectQueries } from './direct-queries.js';
 import { errorResponse, statusOf } from './error-response.js';
 import { endpointPaths } from './handler-context.js';
 import { HTML_CONTENT_SECURITY_POLICY } from './html.js';
@@ -23,6 +25,7 @@ export type { ServerConfig } from './config.js';
 
 export function buildServer(service: SparqlService, config: ServerConfig = {}): FastifyInstance {
   const resolved = resolveServerConfig(config);
+  let direct: DirectQueries | undefined;
   const app = Fastify({
     logger: resolved.logger,
     bodyLimit: resolved.maxBody,
@@ -32,6 +35,7 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
     requestTimeout: 0,
     // Ids that stay unique across restarts, so log lines of different runs never collide.
     genReqId: () => randomUUID(),
+    ...(hasDirectQueries(resolved) ? { serverFactory: (handler: FastifyServerFactoryHandler<Server>, options: Record<string, unknown>) => directFirstServer(handler, options as FastifyServerOptions, () => direct) } : {}),
   });
   const routes = serverRoutes(resolved.basePath);
   acceptEveryBodyAsBytes(app);
@@ -45,8 +49,35 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
   observeRequests(app, resolved, routes, metrics);
   if (resolved.metrics) registerMetricsRoute(app, routes.metrics, metrics, service);
   const served = resolved.requestLog ? observedService(service) : service;
-  registerRoutes(app, { service: served, config: resolved, paths: endpointPaths(resolved.basePath) });
+  const context = { service: served, config: resolved, paths: endpointPaths(resolved.basePath) };
+  registerRoutes(app, context);
+  if (hasDirectQueries(resolved)) {
+    const answering = new DirectQueries(context, (endpoint, method, status, seconds) => metrics.observe(endpoint, method, status, seconds), (error) => app.log.error(error));
+    direct = answering;
+    app.addHook('preClose', (done) => {
+      answering.close();
+      done();
+    });
+  }
   return app;
+}
+
+/** The direct path needs nothing of Fastify's request object: no request log, no pino, no proxy headers. */
+function hasDirectQueries(config: ResolvedServerConfig): boolean {
+  return config.directQueries && !config.requestLog && !config.logger && !config.trustProxy;
+}
+
+/** The HTTP server Fastify would build, with the direct query path tried before Fastify's handler. */
+function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, options: FastifyServerOptions, direct: () => DirectQueries | undefined): Server {
+  const server = createServer((request, response) => {
+    if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
+  });
+  // What Fastify sets on a server it creates itself (lib/server.js).
+  server.keepAliveTimeout = options.keepAliveTimeout!;
+  server.requestTimeout = options.requestTimeout!;
+  server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
 }
 
 /**
@@ -99,9 +130,6 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
     done();
   });
 }
-
-/** The status nginx made the convention for a request whose client left before the answer ended. */
-const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * Clients' connection pools open connections ahead of need (fetch does, after an aborted response).

@@ -37,6 +37,11 @@ export interface ServerConfig {
   authorizeUpdate?: (request: AuthorizationInput) => void | Promise<void>;
   /** Same, for queries (and graph store reads, the service description, {base}/metrics). */
   authorizeQuery?: (request: AuthorizationInput) => void | Promise<void>;
+  /**
+   * Answer plain POSTed queries without Fastify's layers (direct-queries.ts); on by default. Off
+   * makes every request take the Fastify route, which the tests compare it with.
+   */
+  directQueries?: boolean;
 }
 
 /** What an authorization hook sees of a request. */
@@ -63,6 +68,7 @@ export interface ResolvedServerConfig {
   metrics: boolean;
   authorizeUpdate?: ServerConfig['authorizeUpdate'];
   authorizeQuery?: ServerConfig['authorizeQuery'];
+  directQueries: boolean;
 }
 
 export function resolveServerConfig(config: ServerConfig): ResolvedServerConfig {
@@ -79,6 +85,7 @@ export function resolveServerConfig(config: ServerConfig): ResolvedServerConfig 
     metrics: config.metrics ?? true,
     authorizeUpdate: config.authorizeUpdate,
     authorizeQuery: config.authorizeQuery,
+    directQueries: config.directQueries ?? true,
   };
 }
 

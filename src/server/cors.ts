@@ -9,24 +9,25 @@ const DEFAULT_ALLOWED_HEADERS = 'Accept, Authorization, Content-Type';
 
 export function registerCors(app: FastifyInstance, allowedOrigins: string[]): void {
   if (allowedOrigins.length === 0) return;
-  const anyOrigin = allowedOrigins.includes('*');
   // A callback hook, not an async one: no promise per request for a few headers.
   app.addHook('onRequest', (request, reply, done) => {
-    allowOrigin(request, reply, anyOrigin, allowedOrigins);
+    reply.headers(corsHeaders(request.headers.origin, allowedOrigins));
     done();
   });
 }
 
-function allowOrigin(request: FastifyRequest, reply: FastifyReply, anyOrigin: boolean, allowedOrigins: string[]): void {
-  const origin = request.headers.origin;
-  if (anyOrigin) {
-    reply.header('access-control-allow-origin', '*');
-  } else {
-    reply.header('vary', 'Origin');
-    if (origin === undefined || !allowedOrigins.includes(origin)) return;
-    reply.header('access-control-allow-origin', origin);
-  }
-  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+const ANY_ORIGIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED_HEADERS,
+});
+
+/** The CORS headers of every response to a request from `origin` (none when CORS is off). */
+export function corsHeaders(origin: string | undefined, allowedOrigins: string[]): Readonly<Record<string, string>> {
+  if (allowedOrigins.length === 0) return {};
+  if (allowedOrigins.includes('*')) return ANY_ORIGIN_HEADERS;
+  // The answer depends on Origin, so caches must keep one per origin, allowed or not.
+  if (origin === undefined || !allowedOrigins.includes(origin)) return { vary: 'Origin' };
+  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS };
 }
 
 /** Answers an OPTIONS request: a CORS preflight or a plain question about the allowed methods. */

@@ -3,6 +3,7 @@
  * the format once the kind of result is known, then stream it.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedMap } from '../bounded-map.js';
@@ -24,6 +25,26 @@ import {
 } from './result-formats.js';
 import type { HandlerContext } from './handler-context.js';
 
+/** A query request as the SPARQL Protocol sees it, whichever way it reached the server. */
+export interface ProtocolQuery {
+  method: string;
+  /** The URL as sent: path and query string. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The endpoint's absolute URL, the query's base IRI. */
+  endpointUrl: string;
+  params: ProtocolParams;
+  query: string | undefined;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** A successful answer: its headers and its body, whole or (a large result) streaming. */
+export interface QueryAnswer {
+  headers: Record<string, string>;
+  body: string | Buffer | Readable;
+}
+
 export async function answerQuery(
   context: HandlerContext,
   request: FastifyRequest,
@@ -31,6 +52,23 @@ export async function answerQuery(
   params: ProtocolParams,
   query: string | undefined,
 ): Promise<void> {
+  const cancel = abortOnClientGone(reply);
+  const answer = await queryAnswer(context, {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    endpointUrl: absoluteUrl(request, request.url.split('?')[0]!),
+    params,
+    query,
+    signal: cancel.signal,
+  });
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, name === 'vary' ? withVary(reply.getHeader('vary'), value) : value);
+  return reply.send(answer.body);
+}
+
+/** Runs the query and answers it in the negotiated format; failures throw, to be answered by the caller. */
+export async function queryAnswer(context: HandlerContext, request: ProtocolQuery): Promise<QueryAnswer> {
+  const { params, query } = request;
   if (query === undefined || query.trim() === '') {
     throw new ProtocolError(`no query: send one in the 'query' parameter or as an application/sparql-query body`);
   }
@@ -38,37 +76,34 @@ export async function answerQuery(
   assertKnownOutput(output, OUTPUT_VOCABULARY);
   const limitMs = timeoutMs(params, context.config.queryTimeoutMs);
   const explain = explainRequested(params);
+  const accept = request.headers.accept;
   await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
 
-  const cancel = abortOnClientGone(reply);
   const started = Date.now();
   const result = await context.service.query({
     query,
     defaultGraphUris: nonEmpty(params.all('default-graph-uri')),
     namedGraphUris: nonEmpty(params.all('named-graph-uri')),
-    baseIri: absoluteUrl(request, request.url.split('?')[0]!),
+    baseIri: request.endpointUrl,
     timeoutMs: limitMs,
-    signal: cancel.signal,
-    ...(explain ? { explain } : WRITE_RESULTS_ON_WORKER ? { documentFormats: documentFormatsFor(output, request.headers.accept) } : {}),
+    signal: request.signal,
+    ...(explain ? { explain } : WRITE_RESULTS_ON_WORKER ? { documentFormats: documentFormatsFor(output, accept) } : {}),
   });
-  if (result.kind === 'explain') return answerExplanation(reply, result.explanation);
+  if (result.kind === 'explain') return explanationAnswer(result.explanation);
 
-  const format = await negotiateOrDiscard(result, output, request.headers.accept);
+  const format = await negotiateOrDiscard(result, output, accept);
   const document = documentInFormat(result, format);
   if (document !== undefined) {
     await discardResult(result);
-    setResultHeaders(reply, format);
-    return reply.send(document);
+    return { headers: resultHeaders(format), body: document };
   }
   const prepared = await prepareResult(result);
   try {
-    setResultHeaders(reply, format);
     const nonce = isHtml(format) ? randomBytes(12).toString('base64') : undefined;
     const body = serializeResult(prepared, format.id, { query, nonce, elapsedMs: () => Date.now() - started });
     const start = await startOfBody(body);
     // A small answer goes out in one write; a larger one streams on from where the start ends.
-    if (start.complete) return reply.send(start.chunks.join(''));
-    return reply.send(Readable.from(resumed(start, body), { objectMode: false }));
+    return { headers: resultHeaders(format), body: start.complete ? start.chunks.join('') : Readable.from(resumed(start, body), { objectMode: false }) };
   } catch (error) {
     await discardPrepared(prepared);
     throw error;
@@ -126,9 +161,11 @@ function notReadyYet(): Promise<typeof NOT_READY> {
 const SMALL_BODY = 64 * 1024;
 
 /** The plan of an `explain=true` request, as JSON whatever the Accept header. */
-function answerExplanation(reply: FastifyReply, explanation: QueryExplanation): FastifyReply {
-  reply.header('x-content-type-options', 'nosniff');
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(explanation));
+function explanationAnswer(explanation: QueryExplanation): QueryAnswer {
+  return {
+    headers: { 'x-content-type-options': 'nosniff', 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(explanation),
+  };
 }
 
 /** The result format, chosen only now that the kind of result (solutions or RDF) is known. */
@@ -187,17 +224,20 @@ function documentInFormat(result: QueryResult, format: ResultFormat): string | B
   return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : result.document.text;
 }
 
-function setResultHeaders(reply: FastifyReply, format: ResultFormat): void {
-  reply.header('content-type', contentTypeOf(format));
-  varyOnAccept(reply);
-  reply.header('x-content-type-options', 'nosniff');
-  if (!isHtml(format)) reply.header('content-disposition', `inline; filename="result.${format.extension}"`);
+function resultHeaders(format: ResultFormat): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': contentTypeOf(format), vary: 'Accept', 'x-content-type-options': 'nosniff' };
+  if (!isHtml(format)) headers['content-disposition'] = `inline; filename="result.${format.extension}"`;
+  return headers;
 }
 
 /** The representation depends on Accept: caches must keep one per Accept value. */
 export function varyOnAccept(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, Accept` : 'Accept');
+  reply.header('vary', withVary(reply.getHeader('vary'), 'Accept'));
+}
+
+/** A Vary header naming one more request header (CORS may have named Origin already). */
+export function withVary(existing: unknown, added: string): string {
+  return typeof existing === 'string' && existing !== '' ? `${existing}, ${added}` : added;
 }
 
 /** Aborts when the connection closes before the response was completely written. */

@@ -1,0 +1,172 @@
+/**
+ * The most common request of all, a query POSTed as an application/sparql-query body, answered
+ * straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
+ *
+ * Why: with one client waiting on each answer, a BSBM query's own evaluation takes about 0.1 ms, and
+ * Fastify's layers around it took as much again (0.11 ms of main-thread CPU per query, 15% of the
+ * throughput of a lone client; bench/RESULTS.md, eighth session). Everything that decides the answer
+ * is shared with the Fastify route: `queryAnswer` runs and serializes the query, `errorResponse`
+ * words failures, `corsHeaders` and the metrics are the same. What is here is only the transport.
+ *
+ * Only requests whose handling is plain take this path: POST to {base}/sparql or {base}/sparql/select,
+ * a UTF-8 application/sparql-query body of a declared length within the body limit, URL parameters
+ * that decode and carry no `query`, and an answer that will not be an HTML page. Anything else (forms,
+ * GET, pages, chunked bodies, oversized ones) goes on to Fastify, as do all requests once the server
+ * is closing (Fastify answers those 503). A server with the request log, Fastify's logger or trusted
+ * proxy headers has no direct path: those need Fastify's request object.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { TLSSocket } from 'node:tls';
+import { pipeline, Readable } from 'node:stream';
+import { BoundedMap } from '../bounded-map.js';
+import { corsHeaders } from './cors.js';
+import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './error-response.js';
+import type { HandlerContext } from './handler-context.js';
+import { parseMediaType, SPARQL_QUERY_MEDIA_TYPE } from './media-type.js';
+import { decodeUtf8, parseUrlEncoded, type ProtocolParams } from './protocol-params.js';
+import { queryAnswer, withVary, type QueryAnswer } from './query-handler.js';
+import { isHtml, MAX_CACHED_NEGOTIATIONS, negotiateResultFormat, negotiationKey } from './result-formats.js';
+import type { EndpointName } from './server-routes.js';
+
+/** One finished request, for the metrics: the same call the Fastify side makes. */
+export type RecordRequest = (endpoint: EndpointName, method: string, status: number, seconds: number) => void;
+
+/** The status nginx made the convention for a request whose client left before the answer ended. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+export class DirectQueries {
+  private open = true;
+
+  constructor(
+    private readonly context: HandlerContext,
+    private readonly record: RecordRequest,
+    private readonly logError: (error: unknown) => void,
+  ) {}
+
+  /** From now on every request goes to Fastify (which refuses new ones while the server closes). */
+  close(): void {
+    this.open = false;
+  }
+
+  /** Starts answering the request and returns true, or returns false to leave it to Fastify. */
+  tryAnswer(request: IncomingMessage, response: ServerResponse): boolean {
+    if (!this.open || request.method !== 'POST') return false;
+    const url = request.url ?? '';
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    const endpoint: EndpointName | undefined = path === this.context.paths.select ? 'select' : path === this.context.paths.single ? 'sparql' : undefined;
+    if (endpoint === undefined || !this.isPlainQueryBody(request)) return false;
+    const params = mark < 0 ? NO_PARAMS : urlParamsOrUndefined(url.slice(mark + 1));
+    if (params === undefined || params.has('query')) return false;
+    const output = params.all('output')[0];
+    if (mayBeHtml(output, request.headers.accept)) return false;
+    void this.answer(request, response, endpoint, path, params);
+    return true;
+  }
+
+  private isPlainQueryBody(request: IncomingMessage): boolean {
+    const length = Number(request.headers['content-length']);
+    if (!(length > 0 && length <= this.context.config.maxBody) || request.headers['transfer-encoding'] !== undefined) return false;
+    const type = parseMediaType(request.headers['content-type']);
+    const charset = type?.params['charset']?.toLowerCase();
+    return type?.essence === SPARQL_QUERY_MEDIA_TYPE && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams): Promise<void> {
+    const started = performance.now();
+    const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
+    const errorFormat = errorFormatFor(params.all('output')[0]);
+    const controller = new AbortController();
+    response.once('close', () => {
+      if (response.writableFinished) return;
+      controller.abort();
+      this.record(endpoint, 'POST', CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
+    });
+    response.once('finish', () => this.record(endpoint, 'POST', response.statusCode, (performance.now() - started) / 1000));
+    try {
+      // Refused before the body is read, as the access guard does on the Fastify side.
+      await this.context.config.authorizeQuery?.({ method: 'POST', path: request.url ?? '', headers: request.headers });
+      const query = decodeUtf8(await bodyOf(request));
+      const answer = await queryAnswer(this.context, {
+        method: 'POST',
+        url: request.url ?? '',
+        headers: request.headers,
+        endpointUrl: `${(request.socket as TLSSocket).encrypted ? 'https' : 'http'}://${request.headers.host ?? ''}${path}`,
+        params,
+        query,
+        signal: controller.signal,
+      });
+      send(response, cors, answer);
+    } catch (error) {
+      this.answerError(response, cors, errorFormat, error);
+    }
+  }
+
+  private answerError(response: ServerResponse, cors: Readonly<Record<string, string>>, format: ErrorFormat, error: unknown): void {
+    if (response.headersSent || response.destroyed) {
+      response.destroy();
+      return;
+    }
+    const status = statusOf(error);
+    if (status >= 500 && status !== 503 && status !== 504) this.logError(error);
+    const { headers, body } = errorResponse(error, format);
+    response.writeHead(status, { ...cors, ...headers, 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  }
+}
+
+const NO_PARAMS = parseUrlEncoded('', 'the URL query string');
+
+function urlParamsOrUndefined(queryString: string): ProtocolParams | undefined {
+  try {
+    return parseUrlEncoded(queryString, 'the URL query string');
+  } catch {
+    return undefined;
+  }
+}
+
+function bodyOf(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+function send(response: ServerResponse, cors: Readonly<Record<string, string>>, answer: QueryAnswer): void {
+  const headers: Record<string, string | number> = { ...cors };
+  for (const [name, value] of Object.entries(answer.headers)) headers[name] = name === 'vary' ? withVary(headers['vary'], value) : value;
+  const { body } = answer;
+  if (body instanceof Readable) {
+    response.writeHead(200, headers);
+    // A failure after the headers cuts the connection, so the client sees an incomplete body.
+    pipeline(body, response, (error) => {
+      if (error) response.destroy();
+    });
+    return;
+  }
+  headers['content-length'] = Buffer.byteLength(body);
+  response.writeHead(200, headers);
+  response.end(body);
+}
+
+/** Whether the answer to these `output` and Accept values could be an HTML page (left to Fastify, with its page headers). */
+function mayBeHtml(output: string | undefined, accept: string | undefined): boolean {
+  const key = negotiationKey(output, accept);
+  let html = htmlNegotiations.get(key);
+  if (html === undefined) {
+    html = (['solutions', 'quads'] as const).some((kind) => {
+      try {
+        return isHtml(negotiateResultFormat(kind, output, accept));
+      } catch {
+        return false;
+      }
+    });
+    htmlNegotiations.set(key, html);
+  }
+  return html;
+}
+
+const htmlNegotiations = new BoundedMap<string, boolean>(MAX_CACHED_NEGOTIATIONS);
