@@ -61,18 +61,22 @@ const EXCHANGES: Exchange[] = [
   { method: 'POST', path: '/sparql/select?output=png', headers: QUERY, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'image/png' }, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: QUERY, body: Buffer.from([0x41, 0x53, 0x4b, 0xff, 0x7b, 0x7d]) },
+  { method: 'GET', path: `/sparql/select?query=${encodeURIComponent(ROWS)}`, headers: { accept: 'text/tab-separated-values' } },
+  { method: 'GET', path: `/sparql/select?query=${encodeURIComponent('SELECT * { ?s ?p ')}&output=xml` },
+  { method: 'GET', path: '/sparql/select?query=ASK%7B%7D&query=ASK%7B%7D&output=json' },
   // Not plain: left to Fastify on the direct server too, and answered as before.
+  { method: 'GET', path: `/sparql/select?query=${encodeURIComponent(ROWS)}`, headers: { accept: 'text/html' } },
+  { method: 'GET', path: '/sparql?query=ASK%7B%7D' },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'text/html' }, body: ROWS },
   { method: 'POST', path: '/sparql/select?output=html', headers: QUERY, body: ROWS },
   { method: 'POST', path: '/sparql/select', headers: { 'content-type': 'application/sparql-query; charset=latin1' }, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select?query=ASK%7B%7D', headers: QUERY, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: QUERY, body: '' },
   { method: 'POST', path: '/sparql', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${encodeURIComponent(ROWS)}` },
-  { method: 'GET', path: `/sparql/select?query=${encodeURIComponent(ROWS)}` },
   { method: 'POST', path: '/sparql/update', headers: QUERY, body: 'ASK {}' },
 ];
 
-describe('plain POSTed queries answered without Fastify (direct-queries.ts)', () => {
+describe('plain queries answered without Fastify (direct-queries.ts)', () => {
   let service: LocalService;
   const config: ServerConfig = { corsOrigins: ['http://allowed.example'], maxBody: 100_000 };
 

@@ -1,6 +1,6 @@
 /**
- * The most common request of all, a query POSTed as an application/sparql-query body, answered
- * straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
+ * The most common requests of all, a query POSTed as an application/sparql-query body or sent with
+ * GET, answered straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
  *
  * Why: with one client waiting on each answer, a BSBM query's own evaluation takes about 0.1 ms, and
  * Fastify's layers around it took as much again (0.11 ms of main-thread CPU per query, 15% of the
@@ -8,10 +8,11 @@
  * is shared with the Fastify route: `queryAnswer` runs and serializes the query, `errorResponse`
  * words failures, `corsHeaders` and the metrics are the same. What is here is only the transport.
  *
- * Only requests whose handling is plain take this path: POST to {base}/sparql or {base}/sparql/select,
- * a UTF-8 application/sparql-query body of a declared length within the body limit, URL parameters
- * that decode and carry no `query`, and an answer that will not be an HTML page. Anything else (forms,
- * GET, pages, chunked bodies, oversized ones) goes on to Fastify, as do all requests once the server
+ * Only requests whose handling is plain take this path: POST to {base}/sparql or {base}/sparql/select
+ * with a UTF-8 application/sparql-query body of a declared length within the body limit and no
+ * `query` URL parameter, or GET {base}/sparql/select with a `query` parameter and no body; URL
+ * parameters that decode; and an answer that will not be an HTML page. Anything else (forms, pages,
+ * redirects, chunked bodies, oversized ones) goes on to Fastify, as do all requests once the server
  * is closing (Fastify answers those 503). A server with the request log, Fastify's logger or trusted
  * proxy headers has no direct path: those need Fastify's request object.
  */
@@ -51,17 +52,19 @@ export class DirectQueries {
 
   /** Starts answering the request and returns true, or returns false to leave it to Fastify. */
   tryAnswer(request: IncomingMessage, response: ServerResponse): boolean {
-    if (!this.open || request.method !== 'POST') return false;
+    const { method } = request;
+    if (!this.open || (method !== 'POST' && method !== 'GET')) return false;
     const url = request.url ?? '';
     const mark = url.indexOf('?');
     const path = mark < 0 ? url : url.slice(0, mark);
     const endpoint: EndpointName | undefined = path === this.context.paths.select ? 'select' : path === this.context.paths.single ? 'sparql' : undefined;
-    if (endpoint === undefined || !this.isPlainQueryBody(request)) return false;
+    if (endpoint === undefined) return false;
     const params = mark < 0 ? NO_PARAMS : urlParamsOrUndefined(url.slice(mark + 1));
-    if (params === undefined || params.has('query')) return false;
-    const output = params.all('output')[0];
-    if (mayBeHtml(output, request.headers.accept)) return false;
-    void this.answer(request, response, endpoint, path, params);
+    if (params === undefined) return false;
+    // GET {base}/sparql redirects, and a GET without `query` is a page or the service description.
+    const plain = method === 'POST' ? this.isPlainQueryBody(request) && !params.has('query') : endpoint === 'select' && params.has('query') && !hasBody(request);
+    if (!plain || mayBeHtml(params.all('output')[0], request.headers.accept)) return false;
+    void this.answer(request, response, method, endpoint, path, params);
     return true;
   }
 
@@ -73,7 +76,7 @@ export class DirectQueries {
     return type?.essence === SPARQL_QUERY_MEDIA_TYPE && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
   }
 
-  private async answer(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams): Promise<void> {
+  private async answer(request: IncomingMessage, response: ServerResponse, method: 'GET' | 'POST', endpoint: EndpointName, path: string, params: ProtocolParams): Promise<void> {
     const started = performance.now();
     const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
     const errorFormat = errorFormatFor(params.all('output')[0]);
@@ -81,15 +84,15 @@ export class DirectQueries {
     response.once('close', () => {
       if (response.writableFinished) return;
       controller.abort();
-      this.record(endpoint, 'POST', CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
+      this.record(endpoint, method, CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
     });
-    response.once('finish', () => this.record(endpoint, 'POST', response.statusCode, (performance.now() - started) / 1000));
+    response.once('finish', () => this.record(endpoint, method, response.statusCode, (performance.now() - started) / 1000));
     try {
       // Refused before the body is read, as the access guard does on the Fastify side.
-      await this.context.config.authorizeQuery?.({ method: 'POST', path: request.url ?? '', headers: request.headers });
-      const query = decodeUtf8(await bodyOf(request));
+      await this.context.config.authorizeQuery?.({ method, path: request.url ?? '', headers: request.headers });
+      const query = method === 'GET' ? params.single('query') : decodeUtf8(await bodyOf(request));
       const answer = await queryAnswer(this.context, {
-        method: 'POST',
+        method,
         url: request.url ?? '',
         headers: request.headers,
         endpointUrl: `${(request.socket as TLSSocket).encrypted ? 'https' : 'http'}://${request.headers.host ?? ''}${path}`,
@@ -117,6 +120,10 @@ export class DirectQueries {
 }
 
 const NO_PARAMS = parseUrlEncoded('', 'the URL query string');
+
+function hasBody(request: IncomingMessage): boolean {
+  return request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+}
 
 function urlParamsOrUndefined(queryString: string): ProtocolParams | undefined {
   try {
