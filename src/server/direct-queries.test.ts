@@ -41,6 +41,7 @@ async function listening(service: LocalService, config: ServerConfig): Promise<{
 }
 
 const QUERY = { 'content-type': 'application/sparql-query' };
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const ROWS = 'SELECT ?x ?y WHERE { VALUES ?x { 1 2 "a" <http://e/i> } VALUES ?y { "é"@fr 3.5 } }';
 /** About 160,000 characters of JSON: beyond what goes out in one write, so it streams. */
 const MANY_ROWS = `SELECT ?a ?b ?c WHERE { ${['a', 'b', 'c'].map((v) => `VALUES ?${v} { ${Array.from({ length: 12 }, (_, i) => i).join(' ')} }`).join(' ')} }`;
@@ -61,6 +62,12 @@ const EXCHANGES: Exchange[] = [
   { method: 'POST', path: '/sparql/select?output=png', headers: QUERY, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'image/png' }, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: QUERY, body: Buffer.from([0x41, 0x53, 0x4b, 0xff, 0x7b, 0x7d]) },
+  { method: 'POST', path: '/sparql/select', headers: FORM, body: `query=${encodeURIComponent(ROWS)}&output=csv` },
+  { method: 'POST', path: '/sparql/select?output=json', headers: FORM, body: `query=${encodeURIComponent('ASK {')}` },
+  { method: 'POST', path: '/sparql/select', headers: FORM, body: 'query=ASK%7B%7D&query=ASK%7B%7D&output=xml' },
+  { method: 'POST', path: '/sparql/select?query=ASK%7B%7D', headers: FORM, body: 'query=ASK%7B%7D' },
+  { method: 'POST', path: '/sparql/select', headers: FORM, body: 'SELECT (50% AS ?x) {}' },
+  { method: 'POST', path: '/sparql/select?output=json', headers: FORM, body: Buffer.from([0x71, 0x3d, 0xff]) },
   { method: 'GET', path: `/sparql/select?query=${encodeURIComponent(ROWS)}`, headers: { accept: 'text/tab-separated-values' } },
   { method: 'GET', path: `/sparql/select?query=${encodeURIComponent('SELECT * { ?s ?p ')}&output=xml` },
   { method: 'GET', path: '/sparql/select?query=ASK%7B%7D&query=ASK%7B%7D&output=json' },
@@ -72,7 +79,8 @@ const EXCHANGES: Exchange[] = [
   { method: 'POST', path: '/sparql/select', headers: { 'content-type': 'application/sparql-query; charset=latin1' }, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select?query=ASK%7B%7D', headers: QUERY, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/select', headers: QUERY, body: '' },
-  { method: 'POST', path: '/sparql', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${encodeURIComponent(ROWS)}` },
+  { method: 'POST', path: '/sparql', headers: FORM, body: `query=${encodeURIComponent(ROWS)}` },
+  { method: 'POST', path: '/sparql/select', headers: { 'content-type': 'text/plain' }, body: 'ASK {}' },
   { method: 'POST', path: '/sparql/update', headers: QUERY, body: 'ASK {}' },
 ];
 

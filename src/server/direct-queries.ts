@@ -1,6 +1,6 @@
 /**
- * The most common requests of all, a query POSTed as an application/sparql-query body or sent with
- * GET, answered straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
+ * The most common requests of all, a query POSTed (as an application/sparql-query body or a form) or
+ * sent with GET, answered straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
  *
  * Why: with one client waiting on each answer, a BSBM query's own evaluation takes about 0.1 ms, and
  * Fastify's layers around it took as much again (0.11 ms of main-thread CPU per query, 15% of the
@@ -8,12 +8,12 @@
  * is shared with the Fastify route: `queryAnswer` runs and serializes the query, `errorResponse`
  * words failures, `corsHeaders` and the metrics are the same. What is here is only the transport.
  *
- * Only requests whose handling is plain take this path: POST to {base}/sparql or {base}/sparql/select
- * with a UTF-8 application/sparql-query body of a declared length within the body limit and no
- * `query` URL parameter, or GET {base}/sparql/select with a `query` parameter and no body; URL
- * parameters that decode; and an answer that will not be an HTML page. Anything else (forms, pages,
- * redirects, chunked bodies, oversized ones) goes on to Fastify, as do all requests once the server
- * is closing (Fastify answers those 503). A server with the request log, Fastify's logger or trusted
+ * Only requests whose handling is plain take this path: POST to {base}/sparql with a UTF-8
+ * application/sparql-query body, or to {base}/sparql/select with such a body or a form, either of a
+ * declared length within the body limit; GET {base}/sparql/select with a `query` parameter and no
+ * body; URL parameters that decode; and an answer that will not be an HTML page. Anything else (forms
+ * on {base}/sparql, which may be updates, pages, redirects, chunked bodies, oversized ones) goes on to
+ * Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with the request log, Fastify's logger or trusted
  * proxy headers has no direct path: those need Fastify's request object.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -24,10 +24,11 @@ import { BoundedMap } from '../bounded-map.js';
 import { corsHeaders } from './cors.js';
 import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './error-response.js';
 import type { HandlerContext } from './handler-context.js';
-import { parseMediaType, SPARQL_QUERY_MEDIA_TYPE } from './media-type.js';
-import { decodeUtf8, parseUrlEncoded, type ProtocolParams } from './protocol-params.js';
+import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, type MediaType } from './media-type.js';
+import { decodeUtf8, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
 import { queryAnswer, withVary, type QueryAnswer } from './query-handler.js';
 import { isHtml, MAX_CACHED_NEGOTIATIONS, negotiateResultFormat, negotiationKey } from './result-formats.js';
+import { selectPostQuery } from './request-context.js';
 import type { EndpointName } from './server-routes.js';
 
 /** One finished request, for the metrics: the same call the Fastify side makes. */
@@ -59,27 +60,38 @@ export class DirectQueries {
     const path = mark < 0 ? url : url.slice(0, mark);
     const endpoint: EndpointName | undefined = path === this.context.paths.select ? 'select' : path === this.context.paths.single ? 'sparql' : undefined;
     if (endpoint === undefined) return false;
-    const params = mark < 0 ? NO_PARAMS : urlParamsOrUndefined(url.slice(mark + 1));
-    if (params === undefined) return false;
-    // GET {base}/sparql redirects, and a GET without `query` is a page or the service description.
-    const plain = method === 'POST' ? this.isPlainQueryBody(request) && !params.has('query') : endpoint === 'select' && params.has('query') && !hasBody(request);
-    if (!plain || mayBeHtml(params.all('output')[0], request.headers.accept)) return false;
-    void this.answer(request, response, method, endpoint, path, params);
+    const params = mark < 0 ? new ProtocolParams() : urlParamsOrUndefined(url.slice(mark + 1));
+    if (params === undefined || mayBeHtml(params.all('output')[0], request.headers.accept)) return false;
+    if (method === 'GET') {
+      // GET {base}/sparql redirects, and a GET without `query` is a page or the service description.
+      if (endpoint !== 'select' || !params.has('query') || hasBody(request)) return false;
+      void this.answer(request, response, endpoint, path, params, undefined);
+      return true;
+    }
+    const type = this.plainBodyType(request, endpoint);
+    if (type === undefined) return false;
+    void this.answer(request, response, endpoint, path, params, type);
     return true;
   }
 
-  private isPlainQueryBody(request: IncomingMessage): boolean {
+  /**
+   * The media type of a POSTed body this path can take: a query, or a form on {base}/sparql/select
+   * (on {base}/sparql a form may be an update), in UTF-8, of a declared length within the limit.
+   */
+  private plainBodyType(request: IncomingMessage, endpoint: EndpointName): MediaType | undefined {
     const length = Number(request.headers['content-length']);
-    if (!(length > 0 && length <= this.context.config.maxBody) || request.headers['transfer-encoding'] !== undefined) return false;
+    if (!(length > 0 && length <= this.context.config.maxBody) || request.headers['transfer-encoding'] !== undefined) return undefined;
     const type = parseMediaType(request.headers['content-type']);
-    const charset = type?.params['charset']?.toLowerCase();
-    return type?.essence === SPARQL_QUERY_MEDIA_TYPE && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+    if (type?.essence !== SPARQL_QUERY_MEDIA_TYPE && !(endpoint === 'select' && isForm(type))) return undefined;
+    const charset = type!.params['charset']?.toLowerCase();
+    return charset === undefined || charset === 'utf-8' || charset === 'utf8' ? type : undefined;
   }
 
-  private async answer(request: IncomingMessage, response: ServerResponse, method: 'GET' | 'POST', endpoint: EndpointName, path: string, params: ProtocolParams): Promise<void> {
+  /** `bodyType` undefined: a GET, its query in the URL. */
+  private async answer(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams, bodyType: MediaType | undefined): Promise<void> {
     const started = performance.now();
+    const method = bodyType ? 'POST' : 'GET';
     const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
-    const errorFormat = errorFormatFor(params.all('output')[0]);
     const controller = new AbortController();
     response.once('close', () => {
       if (response.writableFinished) return;
@@ -87,10 +99,23 @@ export class DirectQueries {
       this.record(endpoint, method, CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
     });
     response.once('finish', () => this.record(endpoint, method, response.statusCode, (performance.now() - started) / 1000));
+    // As on the Fastify side: errors are plain text until the parameters (and `output`) are known.
+    let errorFormat: ErrorFormat = 'text';
     try {
       // Refused before the body is read, as the access guard does on the Fastify side.
       await this.context.config.authorizeQuery?.({ method, path: request.url ?? '', headers: request.headers });
-      const query = method === 'GET' ? params.single('query') : decodeUtf8(await bodyOf(request));
+      let query: string | undefined;
+      if (bodyType === undefined) {
+        errorFormat = errorFormatFor(params.all('output')[0]);
+        query = params.single('query');
+      } else {
+        const body = { type: bodyType, text: decodeUtf8(await bodyOf(request)) };
+        try {
+          query = selectPostQuery(params, body);
+        } finally {
+          errorFormat = errorFormatFor(params.all('output')[0]);
+        }
+      }
       const answer = await queryAnswer(this.context, {
         method,
         url: request.url ?? '',
@@ -118,8 +143,6 @@ export class DirectQueries {
     response.end(body);
   }
 }
-
-const NO_PARAMS = parseUrlEncoded('', 'the URL query string');
 
 function hasBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';

@@ -26,6 +26,40 @@ export function readBody(request: FastifyRequest): RequestBody {
   return { type, text: decodeUtf8(bytes) };
 }
 
+/**
+ * The query of a POST to {base}/sparql/select, whatever its media type: the body, unless it is a form
+ * with query fields, whose fields then join the URL's `params`.
+ */
+export function selectPostQuery(params: ProtocolParams, body: RequestBody): string | undefined {
+  const form = isForm(body.type) ? queryForm(body.text) : undefined;
+  if (form !== undefined) {
+    params.addAll(form);
+    return params.single('query');
+  }
+  // Not a form with query fields (a raw query may come with a form media type): the body is the query.
+  return bodyQuery(params, body);
+}
+
+/** A body that is the query; an empty one leaves it to the URL's `query`. */
+export function bodyQuery(params: ProtocolParams, body: RequestBody): string | undefined {
+  if (body.text.trim() === '') return params.single('query');
+  if (params.has('query')) throw new ProtocolError(`a query was sent both in the body and in the 'query' URL parameter`);
+  return body.text;
+}
+
+const QUERY_FORM_FIELDS = ['query', 'output', 'default-graph-uri', 'named-graph-uri', 'timeout'];
+
+/** The body's form fields when it is a form with a query field; undefined when it is not a form. */
+function queryForm(text: string): ProtocolParams | undefined {
+  try {
+    const form = parseUrlEncoded(text, 'the form body');
+    return QUERY_FORM_FIELDS.some((name) => form.has(name)) ? form : undefined;
+  } catch {
+    // Not decodable as a form: a raw query whose '%' signs are not escapes.
+    return undefined;
+  }
+}
+
 /** URL parameters plus, for a form body, the form's fields (a name in both counts twice). */
 export function allParams(request: FastifyRequest, body: RequestBody): ProtocolParams {
   const params = urlParams(request);

@@ -12,9 +12,9 @@ import { HttpError } from './http-error.js';
 import { isForm, SPARQL_QUERY_MEDIA_TYPE, SPARQL_UPDATE_MEDIA_TYPE } from './media-type.js';
 import { prefersHtml } from './negotiation.js';
 import { pageOptionsFor, sendPage, updatePage } from './pages.js';
-import { parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol-params.js';
+import { rawQueryString, type ProtocolParams } from './protocol-params.js';
 import { answerQuery } from './query-handler.js';
-import { allParams, readBody, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
+import { allParams, bodyQuery, readBody, selectPostQuery, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
 import { answerUpdate, updateText } from './update-handler.js';
 import { registerGraphStore } from './graph-store.js';
 import { answerHealth } from './health.js';
@@ -112,27 +112,21 @@ async function selectGet(context: HandlerContext, request: FastifyRequest, reply
 
 async function selectPost(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const body = readBody(request);
-  if (isForm(body.type)) {
-    // A query sent with a form media type but not form-encoded: the body is the query.
-    const form = queryForm(body.text);
-    if (form !== undefined) {
-      // The form read once (it was read twice: the query decoded twice per request).
-      const params = urlParams(request);
-      params.addAll(form);
-      rememberErrorFormat(request, params);
-      return answerQuery(context, request, reply, params, params.single('query'));
-    }
+  const params = urlParams(request);
+  let query: string | undefined;
+  try {
+    query = selectPostQuery(params, body);
+  } finally {
+    rememberErrorFormat(request, params);
   }
-  return directQuery(context, request, reply, body);
+  return answerQuery(context, request, reply, params, query);
 }
 
 /** The body is the query (application/sparql-query, or any type on {base}/sparql/select). */
 async function directQuery(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, body: RequestBody): Promise<unknown> {
   const params = urlParams(request);
   rememberErrorFormat(request, params);
-  if (body.text.trim() === '') return answerQuery(context, request, reply, params, params.single('query'));
-  if (params.has('query')) throw new ProtocolError(`a query was sent both in the body and in the 'query' URL parameter`);
-  return answerQuery(context, request, reply, params, body.text);
+  return answerQuery(context, request, reply, params, bodyQuery(params, body));
 }
 
 async function updateGet(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -183,17 +177,4 @@ async function directUpdate(context: HandlerContext, request: FastifyRequest, re
 
 function rawQueryStringOf(request: FastifyRequest): string {
   return rawQueryString(request.raw.url ?? '');
-}
-
-const QUERY_FORM_FIELDS = ['query', 'output', 'default-graph-uri', 'named-graph-uri', 'timeout'];
-
-/** The body's form fields when it is a form with a query field; undefined when it is not a form. */
-function queryForm(text: string): ProtocolParams | undefined {
-  try {
-    const form = parseUrlEncoded(text, 'the form body');
-    return QUERY_FORM_FIELDS.some((name) => form.has(name)) ? form : undefined;
-  } catch {
-    // Not decodable as a form: a raw query whose '%' signs are not escapes.
-    return undefined;
-  }
 }
