@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import { pipeline, Readable } from 'node:stream';
 import { BoundedMap } from '../bounded-map.js';
+import { ClientGone } from './client-gone.js';
 import { corsHeaders } from './cors.js';
 import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './error-response.js';
 import type { HandlerContext } from './handler-context.js';
@@ -92,10 +93,10 @@ export class DirectQueries {
     const started = performance.now();
     const method = bodyType ? 'POST' : 'GET';
     const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
-    const controller = new AbortController();
+    const clientGone = new ClientGone();
     response.once('close', () => {
       if (response.writableFinished) return;
-      controller.abort();
+      clientGone.abort();
       this.record(endpoint, method, CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
     });
     response.once('finish', () => this.record(endpoint, method, response.statusCode, (performance.now() - started) / 1000));
@@ -123,7 +124,7 @@ export class DirectQueries {
         endpointUrl: `${(request.socket as TLSSocket).encrypted ? 'https' : 'http'}://${request.headers.host ?? ''}${path}`,
         params,
         query,
-        signal: controller.signal,
+        signal: clientGone,
       });
       send(response, cors, answer);
     } catch (error) {

@@ -17,7 +17,8 @@ import { answerOptions } from './cors.js';
 import type { HandlerContext } from './handler-context.js';
 import { HttpError, unsupportedMediaType } from './http-error.js';
 import { negotiate } from './negotiation.js';
-import { abortOnClientGone, varyOnAccept } from './query-handler.js';
+import { ClientGone } from './client-gone.js';
+import { varyOnAccept } from './query-handler.js';
 import { absoluteUrl, readBody, urlParams, type RequestBody } from './request-context.js';
 import { isMultipart, parseMultipart } from './multipart.js';
 import { prepareResult, serializeResult } from './result-body.js';
@@ -95,8 +96,8 @@ async function getGraph(context: HandlerContext, request: FastifyRequest, reply:
   const graph = targetGraph(request)!;
   const output = urlParams(request).single('output');
   const format = negotiate(RDF_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
-  const cancel = abortOnClientGone(reply);
-  const result = await serviceOf(context).getGraph(graph, { timeoutMs: context.config.queryTimeoutMs, signal: cancel.signal });
+  const cancel = ClientGone.watching(reply.raw);
+  const result = await serviceOf(context).getGraph(graph, { timeoutMs: context.config.queryTimeoutMs, signal: cancel });
   if (result === undefined) throw new HttpError(404, `no graph <${graph}> in the store`);
   const prepared = await prepareResult(result);
   reply.header('content-type', contentTypeOf(format));
@@ -116,8 +117,8 @@ function namesNoGraph(request: FastifyRequest): boolean {
 async function getDataset(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const output = urlParams(request).single('output');
   const format = negotiate(DATASET_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
-  const cancel = abortOnClientGone(reply);
-  const result = await context.service.query({ query: DATASET_QUERY, timeoutMs: context.config.queryTimeoutMs, signal: cancel.signal });
+  const cancel = ClientGone.watching(reply.raw);
+  const result = await context.service.query({ query: DATASET_QUERY, timeoutMs: context.config.queryTimeoutMs, signal: cancel });
   const prepared = await prepareResult(quadsOf(result));
   reply.header('content-type', contentTypeOf(format));
   varyOnAccept(reply);
@@ -148,9 +149,9 @@ async function writeGraph(context: HandlerContext, request: FastifyRequest, repl
   // POST to the store itself: a new graph, named under the store's URL and announced in Location.
   const graph = named === undefined ? `${absoluteUrl(request, path)}/${randomUUID()}` : named;
   const documents = documentsOf(readBody(request), graph ?? absoluteUrl(request, path));
-  const cancel = abortOnClientGone(reply);
+  const cancel = ClientGone.watching(reply.raw);
   const service = serviceOf(context);
-  const limits = { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal };
+  const limits = { timeoutMs: context.config.updateTimeoutMs, signal: cancel };
   const { created } = operation === 'put' ? await service.putGraph(graph, documents, limits) : await service.postGraph(graph, documents, limits);
   if (named === undefined) reply.header('location', graph);
   return reply.code(created ? 201 : 204).send();
@@ -172,8 +173,8 @@ function rdfMediaType(essence: string | undefined): string {
 async function deleteGraph(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   const graph = targetGraph(request)!;
-  const cancel = abortOnClientGone(reply);
-  const found = await serviceOf(context).deleteGraph(graph, { timeoutMs: context.config.updateTimeoutMs, signal: cancel.signal });
+  const cancel = ClientGone.watching(reply.raw);
+  const found = await serviceOf(context).deleteGraph(graph, { timeoutMs: context.config.updateTimeoutMs, signal: cancel });
   if (!found) throw new HttpError(404, `no graph <${graph}> in the store`);
   return reply.code(204).send();
 }

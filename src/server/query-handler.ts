@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedMap } from '../bounded-map.js';
 import { ProtocolError } from '../errors.js';
-import type { DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
+import type { CancelSignal, DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
+import { ClientGone } from './client-gone.js';
 import { assertKnownOutput } from './negotiation.js';
 import { explainRequested, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
@@ -36,7 +37,7 @@ export interface ProtocolQuery {
   params: ProtocolParams;
   query: string | undefined;
   /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 /** A successful answer: its headers and its body, whole or (a large result) streaming. */
@@ -52,7 +53,6 @@ export async function answerQuery(
   params: ProtocolParams,
   query: string | undefined,
 ): Promise<void> {
-  const cancel = abortOnClientGone(reply);
   const answer = await queryAnswer(context, {
     method: request.method,
     url: request.url,
@@ -60,7 +60,7 @@ export async function answerQuery(
     endpointUrl: absoluteUrl(request, request.url.split('?')[0]!),
     params,
     query,
-    signal: cancel.signal,
+    signal: ClientGone.watching(reply.raw),
   });
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, name === 'vary' ? withVary(reply.getHeader('vary'), value) : value);
   return reply.send(answer.body);
@@ -238,15 +238,6 @@ export function varyOnAccept(reply: FastifyReply): void {
 /** A Vary header naming one more request header (CORS may have named Origin already). */
 export function withVary(existing: unknown, added: string): string {
   return typeof existing === 'string' && existing !== '' ? `${existing}, ${added}` : added;
-}
-
-/** Aborts when the connection closes before the response was completely written. */
-export function abortOnClientGone(reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller;
 }
 
 function nonEmpty(list: string[]): string[] | undefined {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
 import type { ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
-import { abortOnClientGone } from './query-handler.js';
+import { ClientGone } from './client-gone.js';
 import type { HandlerContext } from './handler-context.js';
 
 export async function answerUpdate(
@@ -21,7 +21,7 @@ export async function answerUpdate(
     );
   }
   const limitMs = timeoutMs(params, context.config.updateTimeoutMs);
-  const cancel = abortOnClientGone(reply);
+  const cancel = ClientGone.watching(reply.raw);
   const usingGraphUris = params.all('using-graph-uri');
   const usingNamedGraphUris = params.all('using-named-graph-uri');
   await context.service.update({
@@ -30,7 +30,7 @@ export async function answerUpdate(
     usingNamedGraphUris: usingNamedGraphUris.length > 0 ? usingNamedGraphUris : undefined,
     baseIri: absoluteUrl(request, request.url.split('?')[0]!),
     timeoutMs: limitMs,
-    signal: cancel.signal,
+    signal: cancel,
   });
   return reply.code(200).send();
 }

@@ -7,14 +7,14 @@ import { CancelledError, TimeoutError, type QuiverError } from '../errors.js';
 import type { Quad } from '../rdf/terms.js';
 import { BatchStream } from './batch-stream.js';
 import { deserializeError } from './error-transport.js';
-import type { DocumentFormat, DocumentFormats, QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
+import type { CancelSignal, DocumentFormat, DocumentFormats, QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
 import { TermTableDecoder, type EncodedBatch } from './term-table.js';
 import type { QueryWorkerReply, ResultHead, RunQueryMessage } from './worker-messages.js';
 
 export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId' | 'documentFormats'> & {
   /** Formats a result that fits one message may come written in (see QueryRequest.documentFormats). */
   documentFormats?: DocumentFormats;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Told how long the job kept its worker, when it ran to its end. */
   onWorkerTime?: (ms: number) => void;
 };

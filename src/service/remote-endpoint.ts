@@ -11,6 +11,7 @@ import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSynt
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
 import { Http1Exchange, type RemoteBody } from './remote-http1.js';
 import { SpareConnections } from './remote-spare-connections.js';
+import type { CancelSignal } from './sparql-service.js';
 
 export type { RemoteBody } from './remote-http1.js';
 
@@ -51,7 +52,7 @@ export class RemoteExchange {
   constructor(
     readonly endpoint: string,
     private readonly timeoutMs: number,
-    private readonly clientSignal: AbortSignal | undefined,
+    private readonly clientSignal: CancelSignal | undefined,
     private readonly onRelease: (exchange: RemoteExchange) => void,
   ) {
     this.timer = setTimeout(() => this.end('timeout'), timeoutMs);

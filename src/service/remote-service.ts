@@ -15,6 +15,7 @@ import { prepareQuery, prepareUpdate } from './remote-request.js';
 import { effectiveTimeout } from './time-limit.js';
 import { QUADS_ACCEPT, SOLUTIONS_ACCEPT, quadsFromResponse, solutionsFromResponse } from './remote-results.js';
 import type {
+  CancelSignal,
   GraphDocument,
   GraphName,
   GraphWriteResult,
@@ -150,7 +151,7 @@ export class RemoteService implements SparqlService {
     this.updates.close();
   }
 
-  private startExchange(endpoint: RemoteEndpoint, timeoutMs: number, signal: AbortSignal | undefined, purpose: Purpose): RemoteExchange {
+  private startExchange(endpoint: RemoteEndpoint, timeoutMs: number, signal: CancelSignal | undefined, purpose: Purpose): RemoteExchange {
     const exchange = new RemoteExchange(endpoint.name, timeoutMs, signal, (done) => this.finished(done, purpose));
     // An exchange whose client is already gone has ended (and released itself) at birth.
     if (!exchange.aborted) this.running.set(exchange, purpose);

@@ -8,7 +8,17 @@ export interface RequestLimits {
   /** Time limit of this request in milliseconds. */
   timeoutMs?: number;
   /** Aborted when the client goes away; evaluation stops. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
+}
+
+/**
+ * What the service needs of a cancel signal: an AbortSignal has it, and so does the HTTP layer's
+ * lighter ClientGone. Listeners are added with `{ once: true }` and may be removed before the abort.
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface QueryRequest extends RequestLimits {

@@ -13,11 +13,12 @@ import type { Worker } from 'node:worker_threads';
 import { CancelledError, EvaluationError, OverloadedError, TimeoutError, type QuiverError } from '../errors.js';
 import { deserializeError } from './error-transport.js';
 import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
+import type { CancelSignal } from './sparql-service.js';
 import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
 import { startWorker, waitForReply } from './worker-startup.js';
 
-export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
-export type GraphStoreJobSpec = Omit<GraphStoreMessage, 'type' | 'jobId'> & { signal?: AbortSignal };
+export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: CancelSignal };
+export type GraphStoreJobSpec = Omit<GraphStoreMessage, 'type' | 'jobId'> & { signal?: CancelSignal };
 type JobMessage = Omit<RunUpdateMessage, 'jobId'> | Omit<GraphStoreMessage, 'jobId'>;
 
 export interface UpdateWriterOptions {
@@ -32,7 +33,7 @@ const WORKER_ENTRY = new URL('./writer-worker.js', import.meta.url);
 interface UpdateJob {
   id: number;
   message: JobMessage;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   stopReason?: QuiverError;
@@ -85,7 +86,7 @@ export class UpdateWriter {
     return this.enqueue({ type: 'graphStore', ...rest }, signal);
   }
 
-  private enqueue(message: JobMessage, signal: AbortSignal | undefined): Promise<unknown> {
+  private enqueue(message: JobMessage, signal: CancelSignal | undefined): Promise<unknown> {
     if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
     if (signal?.aborted) return Promise.reject(new CancelledError());
     if (this.queue.length >= this.options.maxQueue) {

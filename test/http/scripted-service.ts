@@ -6,6 +6,7 @@
 import { EvaluationError, OverloadedError, ProtocolError, SyntaxError, TimeoutError } from '../../src/errors.js';
 import { factory, literal, namedNode } from '../../src/rdf/terms.js';
 import type {
+  CancelSignal,
   QueryRequest,
   QueryResult,
   ServiceDescriptionData,
@@ -64,7 +65,7 @@ export class ScriptedService implements SparqlService {
 
   async close(): Promise<void> {}
 
-  private async *endlessRows(signal: AbortSignal | undefined): AsyncGenerator<SolutionRow[]> {
+  private async *endlessRows(signal: CancelSignal | undefined): AsyncGenerator<SolutionRow[]> {
     try {
       for (let i = 0; ; i++) {
         if (signal?.aborted) {
