@@ -66,13 +66,21 @@ export class DirectQueries {
     if (method === 'GET') {
       // GET {base}/sparql redirects, and a GET without `query` is a page or the service description.
       if (endpoint !== 'select' || !params.has('query') || hasBody(request)) return false;
-      void this.answer(request, response, endpoint, path, params, undefined);
+      this.start(request, response, endpoint, path, params, undefined);
       return true;
     }
     const type = this.plainBodyType(request, endpoint);
     if (type === undefined) return false;
-    void this.answer(request, response, endpoint, path, params, type);
+    this.start(request, response, endpoint, path, params, type);
     return true;
+  }
+
+  /** Answers in the background; should even the error answer fail, the connection is cut and the server goes on. */
+  private start(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams, bodyType: MediaType | undefined): void {
+    this.answer(request, response, endpoint, path, params, bodyType).catch((error: unknown) => {
+      this.logError(error);
+      response.destroy();
+    });
   }
 
   /**
