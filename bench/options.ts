@@ -16,6 +16,8 @@ export interface BenchOptions {
   datasets: string[];
   mixes: number;
   warmup: number;
+  /** 1: each engine's mixes in one go; N: in N slices, the engines taking turns (run.ts). */
+  rounds: number;
   clients: number[];
   engines: EngineName[];
   seed: number;
@@ -53,6 +55,9 @@ and writes a report (bench/out/<name>.md and .json).
 Options:
   --mixes N            measured query mixes per engine and client count (default ${DEFAULTS.mixes})
   --warmup N           warm-up mixes before each measured run, with its number of clients (default ${DEFAULTS.warmup})
+  --rounds N           1 (default): one engine after another; N: all engines up at once, taking turns
+                       on N slices of the measured mixes, so that a slow spell of a shared machine
+                       falls on every engine alike
   --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
   --engines LIST       quiver, oxigraph, virtuoso (default ${DEFAULTS.engines}; absent ones are skipped)
   --dataset PATH       BSBM N-Triples file, .gz allowed, or generated:N for N products of the harness's
@@ -78,6 +83,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       products: { type: 'string' },
       mixes: { type: 'string', default: String(DEFAULTS.mixes) },
       warmup: { type: 'string', default: String(DEFAULTS.warmup) },
+      rounds: { type: 'string', default: '1' },
       clients: { type: 'string', default: DEFAULTS.clients },
       engines: { type: 'string', default: DEFAULTS.engines },
       seed: { type: 'string', default: DEFAULTS.seed },
@@ -95,6 +101,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     datasets: datasetSpecs(values.dataset, values.products),
     mixes: integer('--mixes', values.mixes!, 1),
     warmup: integer('--warmup', values.warmup!, 0),
+    rounds: integer('--rounds', values.rounds!, 1),
     clients: list(values.clients!).map((c) => integer('--clients', c, 1)),
     engines: list(values.engines!).map(engineName),
     seed: integer('--seed', values.seed!, 0),

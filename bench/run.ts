@@ -4,7 +4,8 @@
  * One invocation measures every engine on the same query mixes, one engine at a time so that they
  * never compete for the CPU: load the dataset, start the server, warm up, run the measured mixes
  * with each client count, read the server's peak memory, stop it. Then cross-check the answers and
- * write the report.
+ * write the report. With `--rounds N` all engines are up at once and take turns on slices of the
+ * mixes instead (measureInterleaved).
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ import type { EngineLauncher, LaunchContext, RunningEngine } from './engines/eng
 import { launchOxigraph } from './engines/oxigraph.js';
 import { launchQuiver } from './engines/quiver.js';
 import { launchVirtuoso } from './engines/virtuoso.js';
-import { runMixes } from './http-driver.js';
+import { runMixes, type DriverRun } from './http-driver.js';
 import { generatedDataset } from './bsbm-generator.js';
 import { describeMachine, type MachineInfo } from './machine.js';
 import { DEFAULTS, HELP, parseBenchOptions, type BenchOptions, type EngineName } from './options.js';
@@ -32,7 +33,8 @@ const DATA_SEED = 1;
 
 const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
 
-let running: RunningEngine | undefined;
+/** The servers running now, stopped by their PIDs on Ctrl-C. */
+const running = new Set<RunningEngine>();
 
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
@@ -94,21 +96,14 @@ async function benchDataset(spec: string, dataset: string, options: BenchOptions
   const context: LaunchContext = { dataset, repoRoot: REPO_ROOT, workDir, queryTimeoutMs: options.timeoutMs, profileDir };
   mkdirSync(context.workDir, { recursive: true });
 
-  const engines: EngineReport[] = [];
-  const skipped: { name: string; reason: string }[] = [];
   const allRuns: RunSamples[] = [];
-  for (const name of options.engines) {
-    const measured = await measureEngine(name, context, mixes, options, allRuns);
-    if ('skipped' in measured) {
-      log(`${name}: SKIPPED, ${measured.skipped}`);
-      skipped.push({ name, reason: measured.skipped });
-    } else engines.push(measured);
-  }
+  const { engines, skipped } = options.rounds > 1 ? await measureInterleaved(options.engines, context, mixes, options, allRuns) : await measureOneByOne(options.engines, context, mixes, options, allRuns);
+  for (const { name, reason } of skipped) log(`${name}: SKIPPED, ${reason}`);
   if (profileDir) printProfiles(profileDir);
   const stats = mixes.datasetStats as { products?: number } | undefined;
   return {
     machine,
-    options: { mixes: options.mixes, warmup: options.warmup, clients: options.clients, engines: options.engines, seed: options.seed, mix: options.mix, queries: options.queries, timeoutMs: options.timeoutMs, profile: options.profile },
+    options: { mixes: options.mixes, warmup: options.warmup, rounds: options.rounds, clients: options.clients, engines: options.engines, seed: options.seed, mix: options.mix, queries: options.queries, timeoutMs: options.timeoutMs, profile: options.profile },
     dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, products: stats?.products, stats: mixes.datasetStats },
     engines,
     skipped,
@@ -117,7 +112,73 @@ async function benchDataset(spec: string, dataset: string, options: BenchOptions
   };
 }
 
+async function measureOneByOne(names: EngineName[], context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
+  const engines: EngineReport[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  for (const name of names) {
+    const measured = await measureEngine(name, context, mixes, options, allRuns);
+    if ('skipped' in measured) skipped.push({ name, reason: measured.skipped });
+    else engines.push(measured);
+  }
+  return { engines, skipped };
+}
+
 async function measureEngine(name: EngineName, context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<EngineReport | { skipped: string }> {
+  const engine = await launch(name, context);
+  if ('skipped' in engine) return engine;
+  try {
+    const runs = [];
+    for (const clients of options.clients) {
+      await warmUp(engine, mixes, clients, options);
+      log(`${name}: ${mixes.measured.length} measured mixes, ${clients} client(s)`);
+      const run = await runMixes(mixes.measured, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
+      runs.push(summarized(name, run, allRuns));
+    }
+    return { name, description: engine.description, load: engine.load, memory: engine.memory(), runs };
+  } finally {
+    await stopEngine(engine);
+  }
+}
+
+/**
+ * `--rounds N`: every engine started at once (idle ones use no CPU), and the measured mixes cut into
+ * N slices run engine after engine, the order rotating from round to round. A slow spell of this
+ * shared machine then falls on every engine's share instead of on one engine's whole run.
+ */
+async function measureInterleaved(names: EngineName[], context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
+  const started: RunningEngine[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  try {
+    for (const name of names) {
+      const engine = await launch(name, context);
+      if ('skipped' in engine) skipped.push({ name, reason: engine.skipped });
+      else started.push(engine);
+    }
+    const runs = new Map(started.map((engine) => [engine, [] as EngineReport['runs']]));
+    const slices = sliced(mixes.measured, options.rounds);
+    for (const clients of options.clients) {
+      for (const engine of started) await warmUp(engine, mixes, clients, options);
+      const shares = new Map(started.map((engine) => [engine, { clients, mixes: 0, wallSeconds: 0, samples: [] as DriverRun['samples'] }]));
+      for (let round = 0; round < slices.length; round++) {
+        log(`round ${round + 1} of ${slices.length}: ${slices[round]!.length} mixes each, ${clients} client(s)`);
+        for (const engine of rotated(started, round)) {
+          const run = await runMixes(slices[round]!, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
+          const share = shares.get(engine)!;
+          share.mixes += run.mixes;
+          share.wallSeconds += run.wallSeconds;
+          share.samples.push(...run.samples);
+        }
+      }
+      for (const engine of started) runs.get(engine)!.push(summarized(engine.name, shares.get(engine)!, allRuns));
+    }
+    const engines = started.map((engine) => ({ name: engine.name, description: engine.description, load: engine.load, memory: engine.memory(), runs: runs.get(engine)! }));
+    return { engines, skipped };
+  } finally {
+    for (const engine of started) await stopEngine(engine);
+  }
+}
+
+async function launch(name: EngineName, context: LaunchContext): Promise<RunningEngine | { skipped: string }> {
   log(`${name}: loading and starting`);
   let launched;
   try {
@@ -126,29 +187,45 @@ async function measureEngine(name: EngineName, context: LaunchContext, mixes: Mi
     return { skipped: `failed to start: ${(error as Error).message}` };
   }
   if ('skipped' in launched) return launched;
-  const engine = (running = launched.engine);
-  try {
-    log(`${name}: ${engine.load.triples} triples loaded in ${engine.load.seconds.toFixed(1)} s; serving at ${engine.endpoint} (pid ${engine.pid})`);
-    const runs = [];
-    for (const clients of options.clients) {
-      // Warmed up with as many clients as the run it precedes, as the BSBM driver does: a server that
-      // spreads concurrent queries over threads warms each thread's compiled code only under concurrency.
-      if (mixes.warmup.length > 0) {
-        log(`${name}: ${mixes.warmup.length} warm-up mixes, ${clients} client(s)`);
-        await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
-      }
-      log(`${name}: ${mixes.measured.length} measured mixes, ${clients} client(s)`);
-      const run = await runMixes(mixes.measured, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
-      const summary = summarizeRun(run);
-      log(`${name}: ${summary.qmph.toFixed(0)} QMpH, ${summary.errors} errors`);
-      runs.push(summary);
-      allRuns.push({ label: `${name}/${clients}c`, samples: run.samples });
-    }
-    return { name, description: engine.description, load: engine.load, memory: engine.memory(), runs };
-  } finally {
-    await engine.stop();
-    running = undefined;
-  }
+  const engine = launched.engine;
+  running.add(engine);
+  log(`${name}: ${engine.load.triples} triples loaded in ${engine.load.seconds.toFixed(1)} s; serving at ${engine.endpoint} (pid ${engine.pid})`);
+  return engine;
+}
+
+async function stopEngine(engine: RunningEngine): Promise<void> {
+  await engine.stop();
+  running.delete(engine);
+}
+
+/**
+ * Warmed up with as many clients as the run it precedes, as the BSBM driver does: a server that
+ * spreads concurrent queries over threads warms each thread's compiled code only under concurrency.
+ */
+async function warmUp(engine: RunningEngine, mixes: MixSet, clients: number, options: BenchOptions): Promise<void> {
+  if (mixes.warmup.length === 0) return;
+  log(`${engine.name}: ${mixes.warmup.length} warm-up mixes, ${clients} client(s)`);
+  await runMixes(mixes.warmup, { endpoint: engine.endpoint, clients, timeoutMs: options.timeoutMs, protocol: engine.protocol });
+}
+
+function summarized(name: string, run: DriverRun, allRuns: RunSamples[]): ReturnType<typeof summarizeRun> {
+  const summary = summarizeRun(run);
+  log(`${name}: ${summary.qmph.toFixed(0)} QMpH, ${summary.errors} errors`);
+  allRuns.push({ label: `${name}/${run.clients}c`, samples: run.samples });
+  return summary;
+}
+
+/** `items` cut into `count` slices of (nearly) equal length, in order. */
+function sliced<T>(items: T[], count: number): T[][] {
+  const slices: T[][] = [];
+  for (let i = 0; i < count; i++) slices.push(items.slice(Math.round((i * items.length) / count), Math.round(((i + 1) * items.length) / count)));
+  return slices.filter((slice) => slice.length > 0);
+}
+
+/** The list started at its `by`-th item (modulo its length). */
+function rotated<T>(items: T[], by: number): T[] {
+  const at = by % items.length;
+  return [...items.slice(at), ...items.slice(0, at)];
 }
 
 function printProfiles(profileDir: string): void {
@@ -159,8 +236,8 @@ function printProfiles(profileDir: string): void {
 
 /** Ctrl-C: stop the server we started (by its PID) before leaving. */
 process.once('SIGINT', () => {
-  log('interrupted: stopping the running server');
-  void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  log('interrupted: stopping the running servers');
+  void Promise.allSettled([...running].map((engine) => engine.stop())).finally(() => process.exit(130));
 });
 
 main().then(
