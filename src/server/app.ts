@@ -14,7 +14,7 @@ import { registerCors } from './cors.js';
 import { CLIENT_CLOSED_REQUEST, DirectQueries } from './direct-queries.js';
 import { errorResponse, statusOf } from './error-response.js';
 import { endpointPaths } from './handler-context.js';
-import { HTML_CONTENT_SECURITY_POLICY } from './html.js';
+import { htmlProtection } from './html.js';
 import { errorFormatOf } from './request-context.js';
 import { registerMetricsRoute, RequestMetrics } from './metrics.js';
 import { formatLogLine, observedService, runObserved, type RequestObservation } from './request-log.js';
@@ -161,11 +161,8 @@ function acceptEveryBodyAsBytes(app: FastifyInstance): void {
 function protectHtml(app: FastifyInstance): void {
   // Callback style: an async hook would cost a promise on every response, HTML or not.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html')) {
-      // The query and update pages set their own, stricter-by-nonce policy; everything else gets this one.
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_CONTENT_SECURITY_POLICY);
-      reply.header('x-content-type-options', 'nosniff');
+    for (const [name, value] of Object.entries(htmlProtection(reply.getHeader('content-type')) ?? {})) {
+      if (!reply.hasHeader(name)) reply.header(name, value);
     }
     done(null, payload);
   });

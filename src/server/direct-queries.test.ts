@@ -67,6 +67,8 @@ const EXCHANGES: Exchange[] = [
   { method: 'POST', path: '/sparql/select', headers: FORM, body: 'query=ASK%7B%7D&query=ASK%7B%7D&output=xml' },
   { method: 'POST', path: '/sparql/select?query=ASK%7B%7D', headers: FORM, body: 'query=ASK%7B%7D' },
   { method: 'POST', path: '/sparql/select', headers: FORM, body: 'SELECT (50% AS ?x) {}' },
+  { method: 'POST', path: '/sparql/select', headers: FORM, body: `query=${encodeURIComponent(ROWS)}&output=html` },
+  { method: 'POST', path: '/sparql/select', headers: FORM, body: `query=${encodeURIComponent('ASK {')}&output=html` },
   { method: 'POST', path: '/sparql/select?output=json', headers: FORM, body: Buffer.from([0x71, 0x3d, 0xff]) },
   { method: 'GET', path: `/sparql/select?query=${encodeURIComponent(ROWS)}`, headers: { accept: 'text/tab-separated-values' } },
   { method: 'GET', path: `/sparql/select?query=${encodeURIComponent('SELECT * { ?s ?p ')}&output=xml` },

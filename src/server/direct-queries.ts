@@ -24,6 +24,7 @@ import { BoundedMap } from '../bounded-map.js';
 import { ClientGone } from './client-gone.js';
 import { corsHeaders } from './cors.js';
 import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './error-response.js';
+import { htmlProtection } from './html.js';
 import type { HandlerContext } from './handler-context.js';
 import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, type MediaType } from './media-type.js';
 import { decodeUtf8, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
@@ -148,7 +149,7 @@ export class DirectQueries {
     const status = statusOf(error);
     if (status >= 500 && status !== 503 && status !== 504) this.logError(error);
     const { headers, body } = errorResponse(error, format);
-    response.writeHead(status, { ...cors, ...headers, 'content-length': Buffer.byteLength(body) });
+    response.writeHead(status, { ...cors, ...headers, ...htmlProtection(headers['content-type']), 'content-length': Buffer.byteLength(body) });
     response.end(body);
   }
 }
@@ -177,6 +178,8 @@ function bodyOf(request: IncomingMessage): Promise<Buffer> {
 function send(response: ServerResponse, cors: Readonly<Record<string, string>>, answer: QueryAnswer): void {
   const headers: Record<string, string | number> = { ...cors };
   for (const [name, value] of Object.entries(answer.headers)) headers[name] = name === 'vary' ? withVary(headers['vary'], value) : value;
+  // A form may ask for an HTML page in its body (`output=html`), known only once it is read.
+  for (const [name, value] of Object.entries(htmlProtection(headers['content-type']) ?? {})) headers[name] ??= value;
   const { body } = answer;
   if (body instanceof Readable) {
     response.writeHead(200, headers);

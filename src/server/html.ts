@@ -33,6 +33,16 @@ export const HTML_CONTENT_SECURITY_POLICY =
   `default-src 'none'; style-src ${FIXED_STYLES}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`;
 
 /**
+ * The headers every HTML response carries, whichever code path wrote it, where it has not set its
+ * own (the query and update pages set a stricter policy by nonce); undefined for other types.
+ */
+export function htmlProtection(contentType: unknown): Readonly<Record<string, string>> | undefined {
+  return typeof contentType === 'string' && contentType.startsWith('text/html') ? HTML_PROTECTION : undefined;
+}
+
+const HTML_PROTECTION = Object.freeze({ 'content-security-policy': HTML_CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' });
+
+/**
  * The query and update pages: scripts only from this origin (the bundled assets under {base}/ui/,
  * no inline script, no eval), styles from this origin or carrying this response's nonce (the
  * editor inserts its styles at run time), requests (fetch) only to this origin.
