@@ -122,7 +122,7 @@ async function selectPost(context: HandlerContext, request: FastifyRequest, repl
   return answerQuery(context, request, reply, params, query);
 }
 
-/** The body is the query (application/sparql-query, or any type on {base}/sparql/select). */
+/** The body is the query: an application/sparql-query POSTed to {base}/sparql ({base}/sparql/select: selectPostQuery). */
 async function directQuery(context: HandlerContext, request: FastifyRequest, reply: FastifyReply, body: RequestBody): Promise<unknown> {
   const params = urlParams(request);
   rememberErrorFormat(request, params);
