@@ -17,7 +17,7 @@ import { endpointPaths } from './handler-context.js';
 import { htmlProtection } from './html.js';
 import { errorFormatOf } from './request-context.js';
 import { registerMetricsRoute, RequestMetrics } from './metrics.js';
-import { formatLogLine, observedService, runObserved, type RequestObservation } from './request-log.js';
+import { formatLogLine, observedService, runObserved, type FinishedRequest, type LogSink, type RequestObservation } from './request-log.js';
 import { registerRoutes } from './routes.js';
 import { endpointName, serverRoutes, type ServerRoutes } from './server-routes.js';
 
@@ -52,7 +52,7 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
   const context = { service: served, config: resolved, paths: endpointPaths(resolved.basePath) };
   registerRoutes(app, context);
   if (hasDirectQueries(resolved)) {
-    const answering = new DirectQueries(context, (endpoint, method, status, seconds) => metrics.observe(endpoint, method, status, seconds), (error) => app.log.error(error));
+    const answering = new DirectQueries(context, recordRequest(metrics, resolved.requestLog), (error) => app.log.error(error));
     direct = answering;
     app.addHook('preClose', (done) => {
       answering.close();
@@ -62,9 +62,9 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
   return app;
 }
 
-/** The direct path needs nothing of Fastify's request object: no request log, no pino, no proxy headers. */
+/** Fastify's own logger (pino) logs every request it handles: with it on, all requests go through Fastify. */
 function hasDirectQueries(config: ResolvedServerConfig): boolean {
-  return config.directQueries && !config.requestLog && !config.logger && !config.trustProxy;
+  return config.directQueries && !config.logger;
 }
 
 /** The HTTP server Fastify would build, with the direct query path tried before Fastify's handler. */
@@ -96,26 +96,19 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
     });
   }
   const observed = new WeakSet<FastifyRequest>();
+  const finished = recordRequest(metrics, sink);
   const record = (request: FastifyRequest, reply: FastifyReply, status: number): void => {
     if (observed.has(request)) return;
     observed.add(request);
-    const endpoint = endpointName(request.routeOptions.url, routes);
-    metrics.observe(endpoint, request.method, status, reply.elapsedTime / 1000);
-    if (!sink) return;
-    const observation = observations.get(request);
-    sink(
-      formatLogLine({
-        time: new Date().toISOString(),
-        id: request.id,
-        method: request.method,
-        endpoint,
-        path: request.url.split('?')[0]!,
-        status,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        queryHash: observation?.queryHash,
-        rows: observation?.rows,
-      }),
-    );
+    finished({
+      id: request.id,
+      method: request.method,
+      endpoint: endpointName(request.routeOptions.url, routes),
+      path: request.url.split('?')[0]!,
+      status,
+      ms: reply.elapsedTime,
+      observation: observations.get(request),
+    });
   };
   // Fastify's onResponse waits for 'finish', which never comes when the client goes away mid-answer
   // (an aborted stream): such a request is recorded when its response closes, as 499.
@@ -129,6 +122,26 @@ function observeRequests(app: FastifyInstance, config: ResolvedServerConfig, rou
     record(request, reply, reply.statusCode);
     done();
   });
+}
+
+/** Counts a finished request in the metrics and, with the request log on, writes its line. */
+function recordRequest(metrics: RequestMetrics, sink: LogSink | undefined): (request: FinishedRequest) => void {
+  return ({ id, method, endpoint, path, status, ms, observation }) => {
+    metrics.observe(endpoint, method, status, ms / 1000);
+    sink?.(
+      formatLogLine({
+        time: new Date().toISOString(),
+        id,
+        method,
+        endpoint,
+        path,
+        status,
+        durationMs: Math.round(ms * 10) / 10,
+        queryHash: observation?.queryHash,
+        rows: observation?.rows,
+      }),
+    );
+  };
 }
 
 /**

@@ -31,9 +31,9 @@ async function exchange(origin: string, { method, path, headers, body }: Exchang
   return { status: response.status, headers: withoutPerPageValues(seen.join('\n')), body: withoutPerPageValues(await response.text()) };
 }
 
-/** An HTML page's nonce and the time it reports differ from one page to the next. */
+/** An HTML page's nonce and the time it reports differ from one page to the next, and the two servers' ports. */
 function withoutPerPageValues(text: string): string {
-  return text.replace(/nonce(=|-)["']?[A-Za-z0-9+/=]+/g, 'nonce$1…').replace(/\d+(\.\d+)? ms\b/g, '… ms');
+  return text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/nonce(=|-)["']?[A-Za-z0-9+/=]+/g, 'nonce$1…').replace(/\d+(\.\d+)? ms\b/g, '… ms');
 }
 
 async function listening(service: LocalService, config: ServerConfig): Promise<{ app: FastifyInstance; origin: string }> {
@@ -107,6 +107,35 @@ describe('plain queries answered without Fastify (direct-queries.ts)', () => {
         const [expected, actual] = [await exchange(routed.origin, request), await exchange(direct.origin, request)];
         assert.deepEqual(actual, expected, `${request.method} ${request.path} ${JSON.stringify(request.headers)}`);
       }
+    } finally {
+      await direct.app.close();
+      await routed.app.close();
+    }
+  });
+
+  it('behind a trusted proxy and with the request log on: the same answers and the same log lines', async () => {
+    const lines = { direct: [] as string[], routed: [] as string[] };
+    const logged = (into: string[]) => (line: string) => void into.push(line);
+    const direct = await listening(service, { trustProxy: true, requestLog: logged(lines.direct) });
+    const routed = await listening(service, { trustProxy: true, requestLog: logged(lines.routed), directQueries: false });
+    const relative = 'SELECT ?x WHERE { BIND(<relative> AS ?x) }';
+    const forwarded: Record<string, string>[] = [
+      { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxy.example, public.example' },
+      { 'x-forwarded-host': '' },
+      {},
+    ];
+    try {
+      for (const headers of forwarded) {
+        for (const request of [...EXCHANGES.slice(0, 3), { method: 'POST', path: '/sparql/select', headers: QUERY, body: relative } as const]) {
+          const sent: Exchange = { ...request, headers: { ...request.headers, ...headers } };
+          assert.deepEqual(await exchange(direct.origin, sent), await exchange(routed.origin, sent), `${request.method} ${request.path} ${JSON.stringify(sent.headers)}`);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const comparable = (line: string) => JSON.stringify({ ...JSON.parse(line), id: '…', time: '…', durationMs: '…' });
+      assert.equal(lines.direct.length, 12);
+      assert.deepEqual(lines.direct.map(comparable), lines.routed.map(comparable));
+      assert.match(lines.direct[0]!, /"queryHash":"[0-9a-f]{16}","rows":8\}/);
     } finally {
       await direct.app.close();
       await routed.app.close();

@@ -13,9 +13,10 @@
  * declared length within the body limit; GET {base}/sparql/select with a `query` parameter and no
  * body; URL parameters that decode; and an answer that will not be an HTML page. Anything else (forms
  * on {base}/sparql, which may be updates, pages, redirects, chunked bodies, oversized ones) goes on to
- * Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with the request log, Fastify's logger or trusted
- * proxy headers has no direct path: those need Fastify's request object.
+ * Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with
+ * Fastify's own logger (pino) has no direct path: it logs every request Fastify handles.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
@@ -29,12 +30,13 @@ import type { HandlerContext } from './handler-context.js';
 import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, type MediaType } from './media-type.js';
 import { decodeUtf8, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
 import { queryAnswer, withVary, type QueryAnswer } from './query-handler.js';
+import { runObserved, type FinishedRequest, type RequestObservation } from './request-log.js';
 import { isHtml, MAX_CACHED_NEGOTIATIONS, negotiateResultFormat, negotiationKey } from './result-formats.js';
 import { selectPostQuery } from './request-context.js';
 import type { EndpointName } from './server-routes.js';
 
-/** One finished request, for the metrics: the same call the Fastify side makes. */
-export type RecordRequest = (endpoint: EndpointName, method: string, status: number, seconds: number) => void;
+/** One finished request, for the metrics and the request log: the same call the Fastify side makes. */
+export type RecordRequest = (request: FinishedRequest) => void;
 
 /** The status nginx made the convention for a request whose client left before the answer ended. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -101,14 +103,23 @@ export class DirectQueries {
   private async answer(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams, bodyType: MediaType | undefined): Promise<void> {
     const started = performance.now();
     const method = bodyType ? 'POST' : 'GET';
-    const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
     const clientGone = new ClientGone();
+    // With the request log on, the service notes the query's hash and rows here (observedService).
+    const observation: RequestObservation | undefined = this.context.config.requestLog ? {} : undefined;
+    const finished = (status: number): void =>
+      this.record({ id: randomUUID(), method, endpoint, path, status, ms: performance.now() - started, observation });
     response.once('close', () => {
       if (response.writableFinished) return;
       clientGone.abort();
-      this.record(endpoint, method, CLIENT_CLOSED_REQUEST, (performance.now() - started) / 1000);
+      finished(CLIENT_CLOSED_REQUEST);
     });
-    response.once('finish', () => this.record(endpoint, method, response.statusCode, (performance.now() - started) / 1000));
+    response.once('finish', () => finished(response.statusCode));
+    const respond = (): Promise<void> => this.respond(request, response, method, path, params, bodyType, clientGone);
+    return observation ? runObserved(observation, respond) : respond();
+  }
+
+  private async respond(request: IncomingMessage, response: ServerResponse, method: 'GET' | 'POST', path: string, params: ProtocolParams, bodyType: MediaType | undefined, clientGone: ClientGone): Promise<void> {
+    const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
     // As on the Fastify side: errors are plain text until the parameters (and `output`) are known.
     let errorFormat: ErrorFormat = 'text';
     try {
@@ -130,7 +141,7 @@ export class DirectQueries {
         method,
         url: request.url ?? '',
         headers: request.headers,
-        endpointUrl: `${(request.socket as TLSSocket).encrypted ? 'https' : 'http'}://${request.headers.host ?? ''}${path}`,
+        endpointUrl: this.endpointUrl(request, path),
         params,
         query,
         signal: clientGone,
@@ -139,6 +150,16 @@ export class DirectQueries {
     } catch (error) {
       this.answerError(response, cors, errorFormat, error);
     }
+  }
+
+  /** As Fastify's request.protocol and request.host see it: forwarded values only from a trusted proxy, the last one given. */
+  private endpointUrl(request: IncomingMessage, path: string): string {
+    const forwarded = (name: string): string | undefined => {
+      const value = this.context.config.trustProxy ? request.headers[name] : undefined;
+      return typeof value === 'string' && value !== '' ? value.slice(value.lastIndexOf(',') + 1).trim() : undefined;
+    };
+    const protocol = forwarded('x-forwarded-proto') ?? ((request.socket as TLSSocket).encrypted ? 'https' : 'http');
+    return `${protocol}://${forwarded('x-forwarded-host') ?? request.headers.host ?? ''}${path}`;
   }
 
   private answerError(response: ServerResponse, cors: Readonly<Record<string, string>>, format: ErrorFormat, error: unknown): void {

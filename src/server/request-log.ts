@@ -47,8 +47,20 @@ export interface RequestObservation {
 const currentRequest = new AsyncLocalStorage<RequestObservation>();
 
 /** Runs `next` (the rest of a request's handling) with `observation` as the current request's record. */
-export function runObserved(observation: RequestObservation, next: () => void): void {
-  currentRequest.run(observation, next);
+export function runObserved<T>(observation: RequestObservation, next: () => T): T {
+  return currentRequest.run(observation, next);
+}
+
+/** A request just finished, as the metrics and the log see it, whichever path answered it. */
+export interface FinishedRequest {
+  id: string;
+  method: string;
+  endpoint: string;
+  /** Without the query string. */
+  path: string;
+  status: number;
+  ms: number;
+  observation: RequestObservation | undefined;
 }
 
 /**
