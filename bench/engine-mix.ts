@@ -20,13 +20,13 @@
  * `dist/bench/`: its imports are relative, so it then runs that tree's engine.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runQuery } from '../src/engine/query-engine.js';
 import { openStore } from '../src/store/lmdb-store.js';
 import { keepQueryGarbageYoung } from '../src/service/young-generation.js';
 import { termKey } from '../src/rdf/terms.js';
+import { instanceKey, readMixes } from './query-mixes.js';
 import type { QuadStore } from '../src/store/quad-store.js';
 
 interface Instance {
@@ -54,14 +54,9 @@ if (!values.store || !values.mixes) {
 // As the query workers do (src/service/query-worker.ts): without it, evaluation's garbage is promoted.
 keepQueryGarbageYoung();
 
-const manifest = JSON.parse(readFileSync(join(values.mixes, 'manifest.json'), 'utf8')) as {
-  mixes: { mix: number; queries: { seq: number; query: string; file: string }[] }[];
-};
-const only = values.queries ? new Set(values.queries.split(',')) : undefined;
-const mixes: Instance[][] = manifest.mixes.map((m) =>
-  m.queries
-    .filter((q) => !only || only.has(q.query))
-    .map((q) => ({ query: q.query, name: `${m.mix}/${q.seq}`, text: readFileSync(join(values.mixes!, q.file), 'utf8') })),
+const only = values.queries ? values.queries.split(',') : [];
+const mixes: Instance[][] = readMixes(values.mixes, only).mixes.map((m) =>
+  m.queries.map((q) => ({ query: q.query, name: instanceKey(m.mix, q.seq), text: q.text })),
 );
 const warmup = Number(values.warmup);
 if (mixes.length <= warmup) throw new Error(`${mixes.length} mixes: need more than the ${warmup} warm-up mixes`);

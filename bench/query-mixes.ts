@@ -74,9 +74,14 @@ export async function generateMixes(request: MixRequest): Promise<MixSet> {
     '--mix', request.mix,
     '--out', request.outDir,
   ], { maxBuffer: 16 * 1024 * 1024 });
-  const manifest = JSON.parse(readFileSync(join(request.outDir, 'manifest.json'), 'utf8')) as Manifest;
-  const mixes = manifest.mixes.map((m) => readMix(request.outDir, m.mix, m.queries, request.only));
-  return { warmup: mixes.slice(0, request.warmup), measured: mixes.slice(request.warmup), datasetStats: manifest.datasetStats };
+  const { mixes, datasetStats } = readMixes(request.outDir, request.only);
+  return { warmup: mixes.slice(0, request.warmup), measured: mixes.slice(request.warmup), datasetStats };
+}
+
+/** The mixes params.mjs wrote to `outDir` (its manifest and one file per query), keeping only the queries named in `only` (empty: all). */
+export function readMixes(outDir: string, only: string[] = []): { mixes: QueryMix[]; datasetStats: Manifest['datasetStats'] } {
+  const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Manifest;
+  return { mixes: manifest.mixes.map((m) => readMix(outDir, m.mix, m.queries, only)), datasetStats: manifest.datasetStats };
 }
 
 function readMix(outDir: string, mix: number, entries: ManifestEntry[], only: string[]): QueryMix {
