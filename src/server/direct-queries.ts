@@ -1,12 +1,14 @@
 /**
- * The most common requests of all, a query POSTed (as an application/sparql-query body or a form) or
- * sent with GET, answered straight from Node's HTTP server instead of through Fastify's routing, hooks and reply.
+ * The most common requests of all, a query POSTed (as an application/sparql-query body or a form)
+ * or sent with GET, answered straight from Node's HTTP server instead of through Fastify's routing,
+ * hooks and reply.
  *
  * Why: with one client waiting on each answer, a BSBM query's own evaluation takes about 0.1 ms, and
  * Fastify's layers around it took as much again (0.11 ms of main-thread CPU per query, 15% of the
  * throughput of a lone client; bench/RESULTS.md, eighth session). Everything that decides the answer
  * is shared with the Fastify route: `queryAnswer` runs and serializes the query, `errorResponse`
- * words failures, `corsHeaders` and the metrics are the same. What is here is only the transport.
+ * words failures, and `corsHeaders`, `htmlProtection` and the metrics and log line (`recordRequest`
+ * in app.ts) are the same. What is here is only the transport.
  *
  * Only requests whose handling is plain take this path: POST to {base}/sparql with a UTF-8
  * application/sparql-query body, or to {base}/sparql/select with such a body or a form, either of a
