@@ -13,9 +13,10 @@
  * Only requests whose handling is plain take this path: POST to {base}/sparql with a UTF-8
  * application/sparql-query body, or to {base}/sparql/select with such a body or a form, either of a
  * declared length within the body limit; GET {base}/sparql/select with a `query` parameter and no
- * body; URL parameters that decode; and an answer that will not be an HTML page. Anything else (forms
- * on {base}/sparql, which may be updates, pages, redirects, chunked bodies, oversized ones) goes on to
- * Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with
+ * body; URL parameters that decode; and, as far as the URL and Accept tell, an answer that will not
+ * be an HTML page (a form may still ask for one in its body: it gets the same page headers). Anything
+ * else (forms on {base}/sparql, which may be updates, pages, redirects, chunked bodies, oversized
+ * ones) goes on to Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with
  * Fastify's own logger (pino) has no direct path: it logs every request Fastify handles.
  */
 import { randomUUID } from 'node:crypto';
