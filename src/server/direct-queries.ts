@@ -16,8 +16,9 @@
  * body; URL parameters that decode; and, as far as the URL and Accept tell, an answer that will not
  * be an HTML page (a form may still ask for one in its body: it gets the same page headers). Anything
  * else (forms on {base}/sparql, which may be updates, pages, redirects, chunked bodies, oversized
- * ones) goes on to Fastify, as do all requests once the server is closing (Fastify answers those 503). A server with
- * Fastify's own logger (pino) has no direct path: it logs every request Fastify handles.
+ * ones) goes on to Fastify, as do all requests once the server is closing (Fastify answers those
+ * 503). A server with Fastify's own logger (pino) has no direct path: it logs every request Fastify
+ * handles.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
