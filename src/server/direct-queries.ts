@@ -25,7 +25,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import { pipeline, Readable } from 'node:stream';
-import { BoundedMap } from '../bounded-map.js';
 import { ClientGone } from './client-gone.js';
 import { corsHeaders } from './cors.js';
 import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './error-response.js';
@@ -35,7 +34,7 @@ import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, type MediaType } from 
 import { decodeUtf8, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
 import { queryAnswer, withVary, type QueryAnswer } from './query-handler.js';
 import { runObserved, type FinishedRequest, type RequestObservation } from './request-log.js';
-import { isHtml, MAX_CACHED_NEGOTIATIONS, negotiateResultFormat, negotiationKey } from './result-formats.js';
+import { acceptableResultFormat, isHtml } from './result-formats.js';
 import { selectPostQuery } from './request-context.js';
 import type { EndpointName } from './server-routes.js';
 
@@ -221,19 +220,10 @@ function send(response: ServerResponse, cors: Readonly<Record<string, string>>, 
 
 /** Whether the answer to these `output` and Accept values could be an HTML page (left to Fastify, with its page headers). */
 function mayBeHtml(output: string | undefined, accept: string | undefined): boolean {
-  const key = negotiationKey(output, accept);
-  let html = htmlNegotiations.get(key);
-  if (html === undefined) {
-    html = (['solutions', 'quads'] as const).some((kind) => {
-      try {
-        return isHtml(negotiateResultFormat(kind, output, accept));
-      } catch {
-        return false;
-      }
-    });
-    htmlNegotiations.set(key, html);
-  }
-  return html;
+  return RESULT_KINDS.some((kind) => {
+    const format = acceptableResultFormat(kind, output, accept);
+    return format !== undefined && isHtml(format);
+  });
 }
 
-const htmlNegotiations = new BoundedMap<string, boolean>(MAX_CACHED_NEGOTIATIONS);
+const RESULT_KINDS = ['solutions', 'quads'] as const;

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BoundedMap } from '../bounded-map.js';
 import { ProtocolError } from '../errors.js';
 import type { CancelSignal, DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
 import { ClientGone } from './client-gone.js';
@@ -15,12 +14,11 @@ import { explainRequested, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { discardPrepared, discardResult, prepareResult, serializeResult } from './result-body.js';
 import {
-  MAX_CACHED_NEGOTIATIONS,
   OUTPUT_VOCABULARY,
+  acceptableResultFormat,
   contentTypeOf,
   isHtml,
   negotiateResultFormat,
-  negotiationKey,
   type ResultFormat,
   type ResultKind,
 } from './result-formats.js';
@@ -191,25 +189,12 @@ const WRITE_RESULTS_ON_WORKER = false;
  * come) or would be an HTML page (which needs the nonce and the time taken) is left out.
  */
 function documentFormatsFor(output: string | undefined, accept: string | undefined): DocumentFormats {
-  const key = negotiationKey(output, accept);
-  let formats = documentFormatsCache.get(key);
-  if (formats) return formats;
-  formats = { solutions: documentFormatOf('solutions', output, accept), quads: documentFormatOf('quads', output, accept) };
-  documentFormatsCache.set(key, formats);
-  return formats;
+  return { solutions: documentFormatOf('solutions', output, accept), quads: documentFormatOf('quads', output, accept) };
 }
 
-/** Clients send the same few Accept headers again and again; a kind that fails (a 406 to come) is costly to find out each time. */
-const documentFormatsCache = new BoundedMap<string, DocumentFormats>(MAX_CACHED_NEGOTIATIONS);
-
 function documentFormatOf(kind: ResultKind, output: string | undefined, accept: string | undefined): DocumentFormat | undefined {
-  let format: ResultFormat;
-  try {
-    format = negotiateResultFormat(kind, output, accept);
-  } catch {
-    return undefined;
-  }
-  return isHtml(format) ? undefined : { format: format.id, mediaType: format.mediaType };
+  const format = acceptableResultFormat(kind, output, accept);
+  return format === undefined || isHtml(format) ? undefined : { format: format.id, mediaType: format.mediaType };
 }
 
 /**

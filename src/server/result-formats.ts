@@ -43,17 +43,36 @@ export type ResultKind = 'solutions' | 'quads';
 
 /** Headers are the client's to choose: caches of negotiations are bounded. */
 export const MAX_CACHED_NEGOTIATIONS = 256;
-/** Clients send the same few Accept headers again and again: their outcome is kept (successes only). */
-const negotiated = new BoundedMap<string, ResultFormat>(MAX_CACHED_NEGOTIATIONS);
+/**
+ * Clients send the same few Accept headers again and again: their outcome is kept, a failure (a 406
+ * or 400 to come) as null, since asking whether a kind can be answered at all is costly to repeat.
+ */
+const negotiated = new BoundedMap<string, ResultFormat | null>(MAX_CACHED_NEGOTIATIONS);
 
 /** The format for a result of this kind, as `negotiate` decides it (and with its errors). */
 export function negotiateResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat {
   const key = `${kind}\n${negotiationKey(output, accept)}`;
   const known = negotiated.get(key);
   if (known) return known;
-  const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
-  negotiated.set(key, format);
-  return format;
+  try {
+    const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
+    negotiated.set(key, format);
+    return format;
+  } catch (error) {
+    negotiated.set(key, null);
+    throw error;
+  }
+}
+
+/** The format negotiation would choose for this kind, or undefined where it would fail. */
+export function acceptableResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat | undefined {
+  const known = negotiated.get(`${kind}\n${negotiationKey(output, accept)}`);
+  if (known !== undefined) return known ?? undefined;
+  try {
+    return negotiateResultFormat(kind, output, accept);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What negotiation depends on, as one string (an absent `output` differs from an empty one). */
