@@ -446,6 +446,19 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
 
   const open = (): number => connections.filter((s) => !s.destroyed && !s.readableEnded).length;
   const ask = (service: RemoteService): Promise<QueryResult> => service.query({ query: 'ASK {}' });
+  /**
+   * One answer of 1000 characters sent in pieces, on a connection that answered before (a new
+   * connection's first answer is acknowledged by the kernel); returns that connection's index.
+   */
+  const answerInPieces = async (service: RemoteService): Promise<number> => {
+    await ask(service);
+    const used = connections.length - 1;
+    inPieces = 1000;
+    const result = await service.query({ query: 'SELECT ?x {}' });
+    assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
+    inPieces = Infinity;
+    return used;
+  };
 
   it('sends the next query on a connection opened once the previous answer was read, and opens another', async () => {
     const service = new RemoteService({ queryEndpoint: url, keepAlive: false });
@@ -540,13 +553,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
   it('acknowledges an answer that comes in pieces at once, and then sends the next query on another connection', async () => {
     const service = new RemoteService({ queryEndpoint: url });
     try {
-      // Not the first answer on its connection: a new connection's first answer is acknowledged by the kernel.
-      await ask(service);
-      const first = connections.length - 1;
-      inPieces = 1000;
-      const result = await service.query({ query: 'SELECT ?x {}' });
-      assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
-      inPieces = Infinity;
+      const first = await answerInPieces(service);
       await until(() => connections.length === first + 2, 'a connection is opened ahead');
       await ask(service);
       assert.equal(requestsOn.at(-1), first + 1);
@@ -562,12 +569,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
     const service = new RemoteService({ queryEndpoint: url });
     serverHeader = 'Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu';
     try {
-      await ask(service);
-      const kept = connections.length - 1;
-      inPieces = 1000;
-      const result = await service.query({ query: 'SELECT ?x {}' });
-      assert.equal((await rowsOf(result))[0]![0]!.value.length, 1000);
-      inPieces = Infinity;
+      const kept = await answerInPieces(service);
       await ask(service);
       assert.deepEqual(requestsOn.slice(-2), [kept, kept]);
       assert.equal(connections.length, kept + 1);
