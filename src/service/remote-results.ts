@@ -30,9 +30,14 @@ export async function solutionsFromResponse(response: RemoteResponse, exchange: 
   }
   if (response.length !== undefined && response.length <= WHOLE_RESULTS_LIMIT) return wholeResults(response, exchange, isAsk);
   if (!isAsk && resultsFormatOf(mediaType) === 'json') return jsonResults(response, exchange);
+  return streamedResults(bodyChunks(response, exchange), mediaType, exchange, isAsk);
+}
+
+/** Results parsed as their chunks arrive; a boolean answer releases the exchange at once. */
+async function streamedResults(chunks: AsyncIterable<Uint8Array>, mediaType: string, exchange: RemoteExchange, isAsk: boolean): Promise<QueryResult> {
   let streamed;
   try {
-    streamed = await streamSparqlResults(bodyChunks(response, exchange), mediaType);
+    streamed = await streamSparqlResults(chunks, mediaType);
   } catch (error) {
     throw exchange.failure(error);
   }
@@ -68,17 +73,7 @@ async function jsonResults(response: RemoteResponse, exchange: RemoteExchange): 
     const { rows, document } = passedOnJson(body, response.mediaType, exchange, releasingIterable);
     return { kind: 'bindings', variables, rows, document };
   }
-  let streamed;
-  try {
-    streamed = await streamSparqlResults(body.all(), response.mediaType);
-  } catch (error) {
-    throw exchange.failure(error);
-  }
-  if (streamed.kind === 'boolean') {
-    exchange.release();
-    return streamed;
-  }
-  return { kind: 'bindings', variables: streamed.variables, rows: releasingIterable(streamed.rows, exchange) };
+  return streamedResults(body.all(), response.mediaType, exchange, false);
 }
 
 /** Bytes of results read whole rather than streamed (a few thousand rows). */
