@@ -7,6 +7,8 @@ import { type Dataset, STORE_DATASET } from './context.js';
 export interface DatasetClauses {
   default: NamedNode[];
   named: NamedNode[];
+  /** An update's WITH <g> (no USING): <g> is the default graph, every named graph stays visible. */
+  namedGraphsOfStore?: boolean;
 }
 
 /**
@@ -20,6 +22,6 @@ export function resolveDataset(reader: StoreReader, clauses: DatasetClauses | un
     : clauses;
   if (!chosen || (chosen.default.length === 0 && chosen.named.length === 0)) return STORE_DATASET;
   const ids = (graphs: NamedNode[]) => graphs.map((g) => reader.idOf(g)).filter((id): id is number => id !== undefined);
-  return { defaultGraphs: ids(chosen.default), namedGraphs: ids(chosen.named) };
+  return { defaultGraphs: ids(chosen.default), namedGraphs: chosen.namedGraphsOfStore ? null : ids(chosen.named) };
 }
 

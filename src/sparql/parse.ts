@@ -11,6 +11,7 @@ import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
+import { updateToAlgebra } from './update-algebra.js';
 
 export type { Algebra };
 
@@ -107,7 +108,7 @@ function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
-  const algebra = translate(ast, false, baseIri);
+  const algebra = translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation);
   return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
 }
 
@@ -119,7 +120,7 @@ function selectsAll(ast: any): boolean {
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
-  const algebra = translate(ast, true, baseIri);
+  const algebra = translate(() => updateToAlgebra(ast, baseIri));
   const hasDatasetClauses = (ast.updates ?? []).some(
     (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,
   );
@@ -138,9 +139,9 @@ function parseText(text: string, baseIri?: string): unknown {
   }
 }
 
-function translate(ast: unknown, quads: boolean, baseIri?: string): Algebra.Operation {
+function translate(toOperation: () => Algebra.Operation): Algebra.Operation {
   try {
-    return toAlgebra(ast as any, { quads, baseIRI: baseIri }) as Algebra.Operation;
+    return toOperation();
   } catch (error) {
     // The translation rejects what the grammar alone lets through (e.g. relative IRIs without a
     // base, variables reused in SELECT): for a client that is still a malformed request.
