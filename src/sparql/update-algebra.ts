@@ -30,7 +30,6 @@ export interface WithGraphFrom extends Algebra.From {
   namedGraphsOfStore: true;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- Traqula's rule types are generic over its whole rule map */
 const translateInsertDeleteWithQueryWhere = {
   name: 'translateInsertDelete' as const,
   fun: (rules: any) => {
@@ -67,4 +66,3 @@ export function updateToAlgebra(ast: unknown, baseIri?: string): Algebra.Operati
   const c = createAlgebraContext({ quads: true, baseIRI: baseIri });
   return updateTranslator.translateQuery(c, ast as any, true, false) as Algebra.Operation;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
