@@ -12,6 +12,7 @@ import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
+import { markDistinctStar } from './distinct-star.js';
 
 export type { Algebra };
 
@@ -109,6 +110,7 @@ function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
   const algebra = translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation);
+  markSolutionWildcards(text, ast, algebra);
   return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
 }
 
@@ -121,6 +123,7 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
   const algebra = translate(() => updateToAlgebra(ast, baseIri));
+  markSolutionWildcards(text, ast, algebra);
   const hasDatasetClauses = (ast.updates ?? []).some(
     (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,
   );
@@ -147,6 +150,11 @@ function translate(toOperation: () => Algebra.Operation): Algebra.Operation {
     // base, variables reused in SELECT): for a client that is still a malformed request.
     throw new SyntaxError(messageOf(error));
   }
+}
+
+/** COUNT(DISTINCT *) needs to know which variables the query wrote; the text says whether it occurs at all. */
+function markSolutionWildcards(text: string, ast: unknown, algebra: Algebra.Operation): void {
+  if (/\(\s*DISTINCT\s*\*/i.test(text)) markDistinctStar(algebra, new Set(variablesInOrder(ast)));
 }
 
 /** Variables in document order (Traqula lists the variables of SELECT * sorted by name). */

@@ -26,6 +26,7 @@ import { Distinct, OrderBy, Project, Slice, type SortKey } from '../operators/mo
 import { PathScan, type PathExpr } from '../operators/property-path.js';
 import { DEFAULT_GRAPH_REF, type GraphRef } from '../operators/graph-ref.js';
 import { Scope } from './scope.js';
+import { isSolutionWildcard, type SolutionWildcard } from '../../sparql/distinct-star.js';
 import { keepTextualOrder, orderPatterns } from './bgp-order.js';
 import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
@@ -401,8 +402,18 @@ export class Planner {
       expression: a.expression.subType === 'wildcard' ? null : this.expression(a.expression, env),
       separator: a.separator ?? ' ',
     }));
-    const op = new Group(child.op, keySlots, aggregates, [...child.op.maybe]);
+    const op = new Group(child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env));
     return { op, mentioned: union(child.mentioned, op.maybe) };
+  }
+
+  /** The slots that make two solutions of a group's input distinct for COUNT(DISTINCT *). */
+  private solutionSlots(node: Algebra.Group, input: Operator, env: Env): number[] {
+    const wildcard = node.aggregates.find((a) => isSolutionWildcard(a.expression));
+    if (wildcard) {
+      const names = (wildcard.expression as SolutionWildcard).solutionVariables;
+      return names.filter((name) => env.scope.has(name)).map((name) => env.scope.slot(name));
+    }
+    return [...input.maybe];
   }
 
   private orderBy(node: Algebra.OrderBy, env: Env): Planned {
