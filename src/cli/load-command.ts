@@ -34,7 +34,8 @@ export const LOAD_OPTIONS: OptionSpec[] = [
 
 export const LOAD_HELP = helpText(
   'Usage: quiver load [--store DIR] [--graph IRI] [--format F] [--lenient] FILE... (- for standard input)',
-  'Loads RDF files (gzip-compressed or not) into the store. Each file is one transaction: bad data names the file, line and column, and leaves nothing of that file in the store.',
+  'Loads RDF files (gzip-compressed or not) into the store. Each file is one transaction: bad data names the file, line and column, and leaves nothing of that file in the store. ' +
+    'A running server may have the store open: its writes then wait while a file loads. A load into an empty store that nothing else has open takes the store to itself (other opens are refused until it ends).',
   LOAD_OPTIONS,
 );
 
@@ -88,6 +89,12 @@ async function loadOne(store: ReturnType<typeof openStore>, source: LoadSource, 
       onSkipped: (message) => {
         reporter.clear();
         context.out.write(`${label}: skipped: ${message}\n`);
+      },
+      onSharedStore: (pids) => {
+        if (quiet) return;
+        reporter.clear();
+        const who = pids.length === 1 ? `process ${pids[0]}` : `processes ${pids.join(', ')}`;
+        context.out.write(`${label}: the store is open in ${who} too: loading in one transaction (writes there wait until it ends)\n`);
       },
     });
     const seconds = (Date.now() - started) / 1000;

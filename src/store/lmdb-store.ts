@@ -4,7 +4,8 @@
  *
  * Threads and processes: any number of them may open the same directory; LMDB's lock file
  * coordinates them (one writer at a time, readers never block). Worker threads open it with
- * `readOnly: true`.
+ * `readOnly: true`. Each open handle also holds a shared claim (store-lock.ts), so that a staged load,
+ * the one writer that spans several transactions, runs only while nothing else has the store open.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,8 @@ import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
-import { recoverInterruptedLoad, startStagedLoad, type StagedLoad } from './staged-load.js';
+import { recoverInterruptedLoad, startStagedLoad, storeLooksEmpty, type StagedLoad } from './staged-load.js';
+import { StoreLock } from './store-lock.js';
 
 /** 9 indexes + dictionary (2) + meta, graphs, predicates, with room to grow. */
 const MAX_DATABASES = 32;
@@ -35,6 +37,7 @@ export class LmdbQuadStore implements QuadStore {
     private readonly context: StoreContext,
     readonly path: string,
     private readonly temporary: boolean,
+    private readonly lock: StoreLock,
   ) {}
 
   static open(options: StoreOptions): LmdbQuadStore {
@@ -43,7 +46,10 @@ export class LmdbQuadStore implements QuadStore {
     const path = temporary ? mkdtempSync(join(tmpdir(), 'quiver-store-')) : requirePath(options.path);
     const readOnly = options.readOnly === true;
     if (!readOnly) mkdirSync(path, { recursive: true });
+    let lock: StoreLock | undefined;
     try {
+      // Before anything is read or written: recovery below relies on no staged load running.
+      lock = StoreLock.acquireShared(path, readOnly);
       const env = open({
         path,
         maxDbs: MAX_DATABASES,
@@ -60,8 +66,9 @@ export class LmdbQuadStore implements QuadStore {
         recoverInterruptedLoad(context);
       }
       else checkFormat(context);
-      return new LmdbQuadStore(context, path, temporary);
+      return new LmdbQuadStore(context, path, temporary, lock);
     } catch (error) {
+      lock?.release();
       if (temporary) rmSync(path, { recursive: true, force: true });
       throw error;
     }
@@ -125,26 +132,41 @@ export class LmdbQuadStore implements QuadStore {
   }
 
   /**
-   * A load in several transactions (bounded memory) with the effect of one: for an empty store only
-   * (see staged-load.ts); undefined when the store holds anything. Nothing else writes through this
-   * handle until the load finishes or aborts.
+   * A load in several transactions (bounded memory) with the effect of one: for an empty store that
+   * no other handle (thread or process) has open, see staged-load.ts; undefined otherwise, and then
+   * `onShared` learns the pids of the processes that have the store open. Nothing else writes through
+   * this handle until the load finishes or aborts, and no other handle can open the store meanwhile.
    */
-  beginStagedLoad(): StagedLoad | undefined {
+  beginStagedLoad(onShared?: (pids: number[]) => void): StagedLoad | undefined {
     const context = this.writableContext();
+    if (!storeLooksEmpty(context)) return undefined;
+    const others = this.lock.tryExclusive();
+    if (others !== undefined) {
+      onShared?.(others);
+      return undefined;
+    }
     context.writing = true;
     let load: StagedLoad | undefined;
+    const release = (): void => {
+      context.writing = false;
+      this.lock.releaseExclusive();
+    };
     try {
-      load = startStagedLoad(context, () => (context.writing = false));
+      load = startStagedLoad(context, release);
       return load;
     } finally {
-      if (!load) context.writing = false;
+      if (!load) release();
     }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.context.env.close();
+    try {
+      await this.context.env.close();
+    } finally {
+      this.lock.release();
+    }
     if (this.temporary) rmSync(this.path, { recursive: true, force: true });
   }
 
@@ -182,6 +204,10 @@ function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
 
 function initializeFormat(context: StoreContext): void {
   const meta = context.dbs.meta;
+  // Read first: opening a store that has a format needs no write transaction, so it does not wait
+  // for another process's long one (a load).
+  const stored = meta.getBinaryFast(META.formatVersion);
+  if (stored !== undefined && decodeCount(stored) === FORMAT_VERSION) return;
   context.env.transactionSync(() => {
     const found = meta.getBinaryFast(META.formatVersion);
     if (found === undefined) meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));

@@ -8,6 +8,7 @@ import { open } from 'lmdb';
 import { DEFAULT_GRAPH_ID } from './quad-store.js';
 import { LmdbQuadStore, openStore } from './lmdb-store.js';
 import { LOAD_MARKER } from './staged-load.js';
+import { StoreInUseError } from './store-lock.js';
 import { LOAD_RUNS_DIRECTORY } from './spilled-runs.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
 import { hashTermKeyBytes } from './term-hash.js';
@@ -113,21 +114,45 @@ test('opening a store whose staged load died (its process is gone) clears what t
   });
 });
 
-test('the marker of a load that is still running is left alone', async () => {
+test('while a staged load runs, nothing else opens the store (its stages are left alone), and afterwards anything does', async () => {
   await withDirectory(async (dir) => {
     const store = openStore({ path: dir }) as LmdbQuadStore;
     const load = store.beginStagedLoad()!;
     await load.stage(async (w) => {
       w.addAll(Uint32Array.of(w.intern(term(1)), w.intern(term(2)), w.intern(term(3)), DEFAULT_GRAPH_ID));
     });
-    // Another writable handle opened meanwhile (the loading process is alive): no recovery.
+    // Writable or not: the message names the loading process.
+    assert.throws(() => openStore({ path: dir }), (error: Error) => error instanceof StoreInUseError && error.message.includes(`process ${process.pid}`));
+    assert.throws(() => openStore({ path: dir, readOnly: true }), StoreInUseError);
+    load.finish();
     const other = openStore({ path: dir });
     const reader = other.reader();
     assert.equal(reader.count(0, 0, 0, DEFAULT_GRAPH_ID), 1);
     reader.release();
     await other.close();
-    load.finish();
     await store.close();
+  });
+});
+
+test('a load into an empty store that another handle has open is no staged load', async () => {
+  await withDirectory(async (dir) => {
+    const store = openStore({ path: dir }) as LmdbQuadStore;
+    const other = openStore({ path: dir, readOnly: true });
+    try {
+      let told: number[] | undefined;
+      assert.equal(store.beginStagedLoad((pids) => (told = pids)), undefined);
+      assert.deepEqual(told, [process.pid]);
+      // Once the other handle is closed, it is.
+      await other.close();
+      const load = store.beginStagedLoad();
+      assert.ok(load);
+      load.abort();
+      // And the claim ends with the load: the store opens again.
+      await openStore({ path: dir, readOnly: true }).close();
+    } finally {
+      await other.close();
+      await store.close();
+    }
   });
 });
 

@@ -17,16 +17,22 @@
  * that the process is gone and clears the store and deletes the run files (recoverInterruptedLoad).
  *
  * Only for an empty store, because then "as before the load" is "empty", which needs no undo log.
- * Meanwhile other processes reading the store see the load's committed stages, without the index
- * entries it still holds back; writers elsewhere should not write into a store that is being loaded
- * for the first time (a failed load clears their writes too).
+ * And only for a store that nothing else has open (the exclusive claim of store-lock.ts, which
+ * LmdbQuadStore.beginStagedLoad takes; while it lasts, every other open is refused): the
+ * load's writer keeps the next term ID, the distinct-term tracking and the held-back dictionary and
+ * index entries in memory from one transaction to the next, other handles would see its stages
+ * without the entries it holds back, and undoing it clears the whole store. A writer elsewhere meanwhile
+ * would be given the same term IDs, miss terms the load holds back, and lose its writes to the undo.
+ * Hence also: the data that recovery clears is the dead load's own, as nothing could open the store
+ * while the load ran, and the first open after it recovers before anything else reads or writes.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { FIRST_TERM_ID } from './quad-store.js';
 import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
 import type { StoreContext } from './store-context.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
 import { loadRunsDirectory } from './spilled-runs.js';
+import { currentProcess, isAlive, type ProcessIdentity } from './store-lock.js';
 
 /** Meta key of the undo marker; its value says which process is loading (LoadOwner as JSON). */
 export const LOAD_MARKER = 'loadInProgress';
@@ -41,11 +47,8 @@ const MDB_NOMETASYNC = 0x40000;
  */
 const HELD_BACK_PER_TRANSACTION = 1 << 22;
 
-interface LoadOwner {
-  pid: number;
-  /** Linux boot id: a pid of an earlier boot names no live process. Empty where unknown. */
-  boot: string;
-}
+/** The loading process (markers of older versions have pid and boot only). */
+type LoadOwner = Partial<ProcessIdentity> & { pid: number };
 
 export class StagedLoad {
   private done = false;
@@ -136,6 +139,12 @@ export function startStagedLoad(context: StoreContext, release: () => void): Sta
   return writer ? new StagedLoad(context, writer, release) : undefined;
 }
 
+/** Whether the store is empty as of the latest commit (a pre-check: startStagedLoad checks again in its transaction). */
+export function storeLooksEmpty(context: StoreContext): boolean {
+  context.env.resetReadTxn();
+  return isEmpty(context);
+}
+
 function isEmpty(context: StoreContext): boolean {
   const nextId = context.dbs.meta.getBinaryFast(META.nextId);
   if (nextId !== undefined && decodeCount(nextId) !== FIRST_TERM_ID) return false;
@@ -155,7 +164,7 @@ export function recoverInterruptedLoad(context: StoreContext): boolean {
     return false;
   }
   const owner = parseOwner(Buffer.from(found.buffer, found.byteOffset, found.byteLength).toString('utf8'));
-  if (owner !== undefined && isRunning(owner)) return false;
+  if (owner !== undefined && isAlive(owner)) return false;
   context.env.transactionSync(() => {
     // Checked again under the write lock: another process may have recovered it meanwhile.
     if (context.dbs.meta.getBinaryFast(LOAD_MARKER) === undefined) return;
@@ -195,33 +204,16 @@ function clearStore(context: StoreContext): void {
 }
 
 function currentOwner(): LoadOwner {
-  return { pid: process.pid, boot: bootId() };
+  return currentProcess();
 }
 
 function parseOwner(text: string): LoadOwner | undefined {
   try {
-    const owner = JSON.parse(text) as Partial<LoadOwner>;
-    return typeof owner.pid === 'number' ? { pid: owner.pid, boot: String(owner.boot ?? '') } : undefined;
+    const owner = JSON.parse(text) as Partial<ProcessIdentity>;
+    if (typeof owner.pid !== 'number') return undefined;
+    const field = (value: unknown) => (typeof value === 'string' ? value : '');
+    return { pid: owner.pid, start: field(owner.start), boot: field(owner.boot), pidNamespace: field(owner.pidNamespace) };
   } catch {
     return undefined;
-  }
-}
-
-function isRunning(owner: LoadOwner): boolean {
-  if (owner.boot !== bootId()) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
   }
 }

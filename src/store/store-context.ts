@@ -24,7 +24,13 @@ export class StoreContext {
   /**
    * Committed dictionary entries only: an ID once committed names the same term forever (IDs are
    * never reused), so every snapshot may share these, whereas an ID issued by a write transaction
-   * that then aborts may be issued again for another term.
+   * that then aborts may be issued again for another term. The one exception, a staged load undone
+   * (which clears the store, and with it the ID counter), happens only while no other handle has the
+   * store open (store-lock.ts), and clears these caches of its own handle.
+   *
+   * Nothing else here outlives a write transaction: each transaction's writer reads the next ID and
+   * the statistics it adds to inside that transaction, so writers in several processes, whose
+   * transactions LMDB serializes, each start from the other's last commit.
    */
   readonly termsById = new TermCache();
   readonly idsByKey = new BoundedMap<string, TermId>(TERM_CACHE_SIZE);

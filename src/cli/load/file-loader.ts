@@ -4,7 +4,9 @@
  * (StoreWriter.addAll). A syntax error, or the process dying half way, leaves the store exactly as
  * it was before the file. Into a store with data that is one write transaction that never commits;
  * into an empty store it is a staged load (store/staged-load.ts): several transactions, so memory
- * stays bounded, undone by the loader on error or by the next open after a crash.
+ * stays bounded, undone by the loader on error or by the next open after a crash. A staged load needs
+ * the store to itself; when another handle (a running server, another load) has it open, the load is
+ * one transaction too, which other writers wait for like for any other.
  */
 import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
@@ -48,6 +50,11 @@ export interface LoadFileOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Called for each skipped statement reported (the first few of a file). */
   onSkipped?: (message: string) => void;
+  /**
+   * Called when the store is empty but open elsewhere (these pids), so that the load is one
+   * transaction instead of a staged load.
+   */
+  onSharedStore?: (pids: number[]) => void;
 }
 
 export interface LoadProgress {
@@ -83,7 +90,7 @@ export async function loadFile(store: QuadStore, source: LoadSource, options: Lo
   // does not run its first large batches unoptimized.
   warmUpSort();
   try {
-    const staged = (store as StagedLoading).beginStagedLoad?.();
+    const staged = (store as StagedLoading).beginStagedLoad?.(options.onSharedStore);
     if (staged) return await loadInStages(staged, messages, source, options);
     return await store.writeAsync((writer) => new MessageConsumer(writer, messages, source, options).consume(Infinity).then(loadResult));
   } finally {
@@ -93,7 +100,7 @@ export async function loadFile(store: QuadStore, source: LoadSource, options: Lo
 
 /** A store that can load an empty store in several transactions (LmdbQuadStore; see store/staged-load.ts). */
 interface StagedLoading {
-  beginStagedLoad?(): StagedLoadHandle | undefined;
+  beginStagedLoad?(onShared?: (pids: number[]) => void): StagedLoadHandle | undefined;
 }
 
 interface StagedLoadHandle {

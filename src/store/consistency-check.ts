@@ -1,0 +1,136 @@
+/**
+ * A full check of a store's invariants, for tests and diagnosis (it reads everything; keep it off any
+ * hot path): the indexes of each family hold the same quads, every quad's terms are in the dictionary
+ * and in the positions RDF allows them, the dictionary's two sides are inverse and without duplicate
+ * terms, the ID counter is past every ID, and the statistics match the data.
+ *
+ * Reads one snapshot through its own read-only LMDB handle; the store may be open elsewhere.
+ */
+import { open } from 'lmdb';
+import { termFromKey } from '../rdf/terms.js';
+import { DEFAULT_GRAPH_ID, FIRST_TERM_ID } from './quad-store.js';
+import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, type IndexLayout } from './index-layout.js';
+import { dictionaryKeyOf } from './term-dictionary.js';
+import { META, decodeCount } from './statistics.js';
+
+export interface StoreCheck {
+  /** What is wrong, the first `limit` findings; empty when the store is sound. */
+  problems: string[];
+  quads: number;
+  terms: number;
+}
+
+export async function checkStoreConsistency(path: string, limit = 20): Promise<StoreCheck> {
+  const env = open({ path, maxDbs: 32, readOnly: true });
+  const problems: string[] = [];
+  const problem = (text: string): void => {
+    if (problems.length < limit) problems.push(text);
+  };
+  try {
+    const binary = (name: string, extra: object = {}) => env.openDB({ name, encoding: 'binary', keyEncoding: 'binary', ...extra } as { name: string });
+    const uint32 = (name: string) => env.openDB({ name, encoding: 'binary', keyEncoding: 'uint32' } as { name: string });
+    const meta = env.openDB({ name: 'meta', encoding: 'binary' });
+    const metaCount = (key: string): number => {
+      const found = meta.getBinary(key);
+      return found === undefined ? (key === META.nextId ? FIRST_TERM_ID : 0) : decodeCount(found);
+    };
+
+    // The dictionary, id -> term key, and no term under two IDs.
+    const keysById = new Map<number, string>();
+    const idsByKey = new Map<string, number>();
+    for (const { key, value } of uint32('id2term').getRange({})) {
+      const id = key as unknown as number;
+      const text = Buffer.from(value as Uint8Array).toString('utf8');
+      keysById.set(id, text);
+      const twin = idsByKey.get(text);
+      if (twin !== undefined) problem(`term ${text} has two IDs, ${twin} and ${id}`);
+      idsByKey.set(text, id);
+    }
+    const nextId = metaCount(META.nextId);
+    for (const id of keysById.keys()) if (id < FIRST_TERM_ID || id >= nextId) problem(`ID ${id} is outside [${FIRST_TERM_ID}, nextId ${nextId})`);
+    if (keysById.size !== nextId - FIRST_TERM_ID) problem(`${keysById.size} terms, but nextId ${nextId} says ${nextId - FIRST_TERM_ID}`);
+    // term hash -> id: exactly one entry per term, under its hash.
+    let hashEntries = 0;
+    const hashed = binary('term2id', { dupSort: true, dupFixed: true });
+    for (const { key, value } of hashed.getRange({})) {
+      hashEntries++;
+      const id = Buffer.from(value as Uint8Array).readUInt32BE(0);
+      const text = keysById.get(id);
+      if (text === undefined) problem(`term2id names ID ${id}, which id2term does not have`);
+      else if (!dictionaryKeyOf(text).equals(Buffer.from(key as Uint8Array))) problem(`term2id files ID ${id} (${text}) under another term's hash`);
+    }
+    if (hashEntries !== keysById.size) problem(`term2id has ${hashEntries} entries for ${keysById.size} terms`);
+
+    const termOf = (id: number): string | undefined => (id === DEFAULT_GRAPH_ID ? 'D' : keysById.get(id));
+    const kindOf = (id: number): string => {
+      const text = termOf(id);
+      return text === undefined ? 'missing' : text === 'D' ? 'DefaultGraph' : termFromKey(text).termType;
+    };
+
+    // Each family: the primary index's quads, and every other index holding exactly those.
+    const predicateCounts = new Map<number, number>();
+    const graphCounts = new Map<number, number>();
+    const subjects = new Set<number>();
+    const objects = new Set<number>();
+    let quads = 0;
+    let defaultQuads = 0;
+    for (const family of [DEFAULT_INDEXES, [...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]]) {
+      const primary = new Set<string>();
+      for (const quad of indexQuads(binary(family[0].name), family[0])) {
+        primary.add(quad.join(' '));
+        const [s, p, o, g] = quad;
+        const kinds = [kindOf(s), kindOf(p), kindOf(o), kindOf(g)];
+        const shown = `${family[0].name} (${quad.map((id) => termOf(id) ?? id).join(' ')})`;
+        if (kinds.includes('missing')) problem(`${shown}: a term the dictionary does not have`);
+        else if (!['NamedNode', 'BlankNode'].includes(kinds[0]) || kinds[1] !== 'NamedNode' || !['NamedNode', 'BlankNode', 'DefaultGraph'].includes(kinds[3])) {
+          problem(`${shown}: a ${kinds[0]} subject, ${kinds[1]} predicate, ${kinds[3]} graph`);
+        }
+        predicateCounts.set(p, (predicateCounts.get(p) ?? 0) + 1);
+        if (g !== DEFAULT_GRAPH_ID) graphCounts.set(g, (graphCounts.get(g) ?? 0) + 1);
+        else defaultQuads++;
+        subjects.add(s);
+        objects.add(o);
+        quads++;
+      }
+      for (const layout of family.slice(1)) {
+        let count = 0;
+        let missing = 0;
+        for (const quad of indexQuads(binary(layout.name), layout)) {
+          count++;
+          if (!primary.has(quad.join(' '))) missing++;
+        }
+        if (count !== primary.size || missing > 0) problem(`${layout.name} has ${count} quads (${missing} not in ${family[0].name}), ${family[0].name} ${primary.size}`);
+      }
+    }
+
+    // The statistics.
+    const expect = (what: string, stored: number, actual: number) => {
+      if (stored !== actual) problem(`statistics: ${what} is ${stored}, the data says ${actual}`);
+    };
+    expect('quadCount', metaCount(META.quadCount), quads);
+    expect('defaultGraphCount', metaCount(META.defaultGraphCount), defaultQuads);
+    expect('distinctSubjects', metaCount(META.distinctSubjects), subjects.size);
+    expect('distinctObjects', metaCount(META.distinctObjects), objects.size);
+    const storedPredicates = new Map<number, number>();
+    for (const { key, value } of uint32('predicates').getRange({})) storedPredicates.set(key as unknown as number, decodeCount(value as Uint8Array));
+    for (const p of new Set([...storedPredicates.keys(), ...predicateCounts.keys()])) expect(`the count of predicate ${termOf(p) ?? p}`, storedPredicates.get(p) ?? 0, predicateCounts.get(p) ?? 0);
+    const storedGraphs = new Map<number, number>();
+    for (const { key, value } of uint32('graphs').getRange({})) storedGraphs.set(key as unknown as number, decodeCount(value as Uint8Array));
+    for (const [g, count] of graphCounts) expect(`the count of graph ${termOf(g) ?? g}`, storedGraphs.get(g) ?? -1, count);
+    for (const [g, count] of storedGraphs) if (!graphCounts.has(g)) expect(`the count of graph ${termOf(g) ?? g}`, count, 0);
+    if (meta.getBinary('loadInProgress') !== undefined) problem('a load marker is left');
+    return { problems, quads, terms: keysById.size };
+  } finally {
+    await env.close();
+  }
+}
+
+/** The quads of one index, [s, p, o, g], from its raw keys. */
+function* indexQuads(db: { getKeys(range: object): Iterable<unknown> }, layout: IndexLayout): Iterable<number[]> {
+  for (const key of db.getKeys({})) {
+    const bytes = Buffer.from(key as Uint8Array);
+    const quad = [0, 0, 0, DEFAULT_GRAPH_ID];
+    layout.order.forEach((position, i) => (quad[position] = bytes.readUInt32BE(i * 4)));
+    yield quad;
+  }
+}
