@@ -64,11 +64,24 @@ function endless(contentType: string, head: string, piece: string) {
   };
 }
 
-/** Writes one triple every 100 ms, forever. */
+/** Trickling documents being sent now. */
+let trickling = 0;
+
+/** Writes one triple every 100 ms, forever (until the client goes away). */
 function trickle(_req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/turtle' });
+  trickling++;
   const timer = setInterval(() => res.write(TRIPLE), 100);
-  res.on('close', () => clearInterval(timer));
+  res.on('close', () => {
+    trickling--;
+    clearInterval(timer);
+  });
+}
+
+async function noneTrickling(withinMs: number): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (trickling > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(trickling, 0, 'a download goes on');
 }
 
 function answer(status: number, contentType: string, body: string) {
@@ -165,13 +178,17 @@ describe('bounded fetches', () => {
       await runUpdate(store, `LOAD <http://localhost:${peer.port}/data.ttl> INTO GRAPH <urn:by-name>`, {
         fetchSettings: { allow: [`localhost:${peer.port}`] },
       });
+      // A name not listed itself goes where it resolves if every address it resolves to is opened.
+      await runUpdate(store, `LOAD <http://localhost:${peer.port}/data.ttl> INTO GRAPH <urn:by-resolved-address>`, {
+        fetchSettings: { allow: ['127.0.0.0/8', '::1'] },
+      });
       const result = await runQuery(store, `SELECT ?o { SERVICE <${peer.origin}/sparql> { ?s ?p ?o } }`, peerOnly);
       assert.equal(result.kind, 'bindings');
       const values = result.kind === 'bindings' ? [...result.rows].flat().map((row) => row[0]?.value) : [];
       assert.deepEqual(values, ['remote']);
       const graphs = await runQuery(store, 'SELECT DISTINCT ?g { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g');
       const names = graphs.kind === 'bindings' ? [...graphs.rows].flat().map((row) => row[0]?.value) : [];
-      assert.deepEqual(names, ['urn:by-address', 'urn:by-name', 'urn:by-network']);
+      assert.deepEqual(names, ['urn:by-address', 'urn:by-name', 'urn:by-network', 'urn:by-resolved-address']);
       // The port of an entry is part of it.
       await rejectsWith(runUpdate(store, `LOAD <${other.origin}/data.ttl>`, peerOnly), ProtocolError, /a loopback address/);
     });
@@ -210,6 +227,7 @@ describe('bounded fetches', () => {
         /did not finish within the fetch time limit of 0.7 s \(--fetch-timeout\)/,
       );
       assert.ok(Date.now() - started < 5000);
+      await noneTrickling(1000);
       await rejectsWith(
         runUpdate(store, `LOAD <${peer.origin}/trickle.ttl>`, { ...peerOnly, deadline: Date.now() + 500 }),
         TimeoutError,
@@ -292,6 +310,32 @@ describe('a server fetching for its clients', () => {
     assert.equal(loaded.status, 504);
     assert.match(await loaded.text(), /--fetch-timeout/);
     assert.equal(await ask('ASK { <urn:before-load> <urn:p> 1 }'), false);
+    await noneTrickling(1000);
+  });
+
+  it('gives a downloading LOAD up at the update’s time limit, or when its client goes away', async () => {
+    const started = Date.now();
+    const timedOut = await fetch(server.url('/sparql/update?timeout=0.5'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE },
+      body: `LOAD <${peer.origin}/trickle.ttl>`,
+    });
+    assert.equal(timedOut.status, 504);
+    assert.ok(Date.now() - started < 2000);
+    const client = new AbortController();
+    const abandoned = fetch(server.url('/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE },
+      body: `LOAD <${peer.origin}/trickle.ttl>`,
+      signal: client.signal,
+    }).catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    client.abort();
+    assert.equal(await abandoned, 'AbortError');
+    // The downloads stop, and the writer is free.
+    await noneTrickling(1000);
+    assert.equal((await update('INSERT DATA { <urn:after-give-up> <urn:p> 1 }')).status, 200);
+    assert.equal(await ask('ASK { <urn:after-give-up> <urn:p> 1 }'), true);
   });
 
   it('does not deadlock on a LOAD of its own update endpoint', async () => {
