@@ -54,12 +54,12 @@ async function closeStore(): Promise<void> {
  */
 const preparing = new Set<number>();
 const cancelled = new Set<number>();
-const prepared = new Map<number, { update: PreparedUpdate; options: EngineUpdateOptions }>();
+const prepared = new Map<number, { update: PreparedUpdate; options: EngineUpdateOptions; release?: () => void }>();
 /**
- * Updates with a LOAD that download at once: each may hold its documents (up to --max-fetch-bytes,
- * and more once parsed) until it commits, so they are few; the rest wait for a turn.
+ * Updates with a LOAD that may hold documents at once, from their download to their commit: each
+ * may hold up to --max-fetch-bytes (more once parsed), so they are few; the rest wait for a turn.
  */
-const downloads = new Semaphore(2);
+const documentHolders = new Semaphore(2);
 
 async function prepareJob(job: RunUpdateMessage): Promise<void> {
   const options: EngineUpdateOptions = {
@@ -76,16 +76,16 @@ async function prepareJob(job: RunUpdateMessage): Promise<void> {
   let release: (() => void) | undefined;
   try {
     const update = await prepareUpdate(job.update, options, async (parsed) => {
-      if (hasLoad(parsed)) release = await downloads.acquire();
+      if (hasLoad(parsed)) release = await documentHolders.acquire();
     });
-    if (cancelled.has(job.jobId)) return;
+    if (cancelled.has(job.jobId)) return release?.();
     // From now on the update runs as the main thread's current job: its stop flag is the control block.
-    prepared.set(job.jobId, { update, options: { ...options, isCancelled: () => isCancelRequested(control) } });
+    prepared.set(job.jobId, { update, options: { ...options, isCancelled: () => isCancelRequested(control) }, release });
     post({ type: 'prepared', jobId: job.jobId });
   } catch (error) {
+    release?.();
     if (!cancelled.has(job.jobId)) post({ type: 'error', jobId: job.jobId, error: serializeError(error) });
   } finally {
-    release?.();
     preparing.delete(job.jobId);
     cancelled.delete(job.jobId);
   }
@@ -100,12 +100,15 @@ function applyJob(jobId: number): void {
     post({ type: 'done', jobId });
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
+  } finally {
+    job?.release?.();
   }
 }
 
 /** The main thread gave up on an update (time limit, client gone): it hears nothing more of it. */
 function cancelJob(jobId: number): void {
   if (preparing.has(jobId)) cancelled.add(jobId);
+  prepared.get(jobId)?.release?.();
   prepared.delete(jobId);
 }
 

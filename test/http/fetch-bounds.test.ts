@@ -233,6 +233,9 @@ describe('bounded fetches', () => {
         TimeoutError,
         /the request's time limit|ran past its time limit/,
       );
+      // SILENT tolerates a failed fetch, not a request out of time.
+      await runUpdate(store, `LOAD SILENT <${peer.origin}/trickle.ttl>`, { fetchSettings: { ...peerOnly.fetchSettings, timeoutMs: 300 } });
+      await rejectsWith(runUpdate(store, `LOAD SILENT <${peer.origin}/trickle.ttl>`, { ...peerOnly, deadline: Date.now() + 300 }), TimeoutError, /time limit/);
     });
 
     it('stops an endless SERVICE answer at the fetch limit or the query memory budget, whichever is less', async () => {

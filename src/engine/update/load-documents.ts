@@ -28,10 +28,13 @@ export async function fetchLoadDocuments(operations: Algebra.Operation[], option
   for (const op of operations) {
     if (op.type !== 'load') continue;
     const load = op as Algebra.Load;
+    checkLimits(options);
     try {
       if (options.allowLoad === false) throw new ProtocolError('LOAD is disabled on this server');
       loaded.set(load, await fetchDocument(load.source.value, options, budget));
     } catch (error) {
+      // A request out of time or cancelled stops here: that is no failed LOAD for SILENT to hide.
+      checkLimits(options);
       loaded.set(load, error instanceof Error ? error : new EvaluationError(String(error)));
     }
   }
