@@ -171,7 +171,7 @@ function exchange(
     hostname: literal ?? url.hostname,
     port,
     path: `${url.pathname}${url.search}`,
-    headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    headers: { 'user-agent': 'Quiver', ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
     agent: false,
     lookup: openedByName ? undefined : (guardedLookup(policy, port, purpose) as RequestOptions['lookup']),
   };
