@@ -234,6 +234,8 @@ export class UpdateWriter {
       this.worker = worker;
       this.control = control;
       this.listen();
+      // Updates that arrived while the writer restarted were posted to the dead one: prepare them here.
+      for (const job of this.preparing.values()) this.worker.postMessage({ ...job.message, jobId: job.id } as WriterRequest);
       this.pump();
     } catch (error) {
       const reason = new EvaluationError(`the writer could not be restarted: ${(error as Error).message}`);
