@@ -9,6 +9,7 @@ import { normalizeBasePath, type ServerConfig } from '../server/config.js';
 import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/local-service.js';
 import { createRemoteService, RemoteService } from '../service/remote-service.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
+import { FETCH_OPTIONS, fetchOptionSettings, type FetchOptionSettings } from './fetch-options.js';
 import {
   byteSize,
   helpText,
@@ -87,6 +88,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'shutdown-timeout', type: 'string', value: 'S', default: '10', description: 'on SIGTERM, how long running requests may finish' },
   { name: 'log', type: 'boolean', description: 'log every request: one JSON line each on stdout (default: off)' },
   ...SECURITY_OPTIONS,
+  ...FETCH_OPTIONS,
   { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
 ];
 
@@ -111,6 +113,8 @@ export interface ServeSettings {
   /** LOAD policy of the local store: --no-load, --load-dir (its real path). */
   allowLoad: boolean;
   loadDir?: string;
+  /** What LOAD and SERVICE may fetch: --no-service, --fetch-allow, --max-fetch-bytes, --fetch-timeout. */
+  fetch: FetchOptionSettings;
   shutdownTimeoutMs: number;
   server: ServerConfig;
 }
@@ -139,6 +143,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
     queryMemoryBudget: queryMemoryBudget(values),
     allowLoad: security.allowLoad,
     loadDir: security.loadDir,
+    fetch: fetchOptionSettings(values),
     shutdownTimeoutMs: positiveNumber(values, 'shutdown-timeout')! * 1000,
     server: {
       ...security.server,
@@ -169,6 +174,8 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     queryMemoryBudget: settings.queryMemoryBudget,
     allowLoad: settings.allowLoad,
     loadDir: settings.loadDir,
+    allowService: settings.fetch.allowService,
+    fetchSettings: settings.fetch.fetchSettings,
     queryTimeoutMs: settings.server.queryTimeoutMs,
     updateTimeoutMs: settings.server.updateTimeoutMs,
   });

@@ -5,6 +5,7 @@
  */
 import type { Quad } from '../rdf/terms.js';
 import type { SolutionRow } from '../service/sparql-service.js';
+import type { FetchSettings } from '../net/outbound-http.js';
 
 export interface EngineQueryOptions {
   baseIri?: string;
@@ -17,8 +18,13 @@ export interface EngineQueryOptions {
   isCancelled?: () => boolean;
   /** Per-query memory budget in bytes for sorts, groups and hash tables. */
   memoryBudget?: number;
-  /** Fetch used by SERVICE (defaults to global fetch). */
-  fetch?: typeof fetch;
+  /**
+   * What SERVICE may fetch: targets, bytes (shared by the query's SERVICE calls, which also count
+   * against memoryBudget) and time. Default: public internet only, 64 MiB, 60 s.
+   */
+  fetchSettings?: FetchSettings;
+  /** false: SERVICE is refused (ProtocolError), SILENT or not. Default true. */
+  allowService?: boolean;
   /**
    * false: evaluate without the optimizer — basic graph patterns joined in the query's textual
    * order, filters applied where the query puts them, no join strategy chosen from estimates.
@@ -38,8 +44,9 @@ export interface EngineUpdateOptions {
   usingNamedGraphUris?: string[];
   deadline?: number;
   isCancelled?: () => boolean;
-  /** Fetch used by LOAD (defaults to global fetch). Set `allowLoad: false` to refuse LOAD. */
-  fetch?: typeof fetch;
+  /** What LOAD may fetch: targets, bytes (shared by the update's documents) and time; as for queries. */
+  fetchSettings?: FetchSettings;
+  /** false: LOAD is refused (ProtocolError). Default true. */
   allowLoad?: boolean;
   /**
    * The directory whose files LOAD may read through file: IRIs (real paths, no escape through '..'

@@ -176,7 +176,7 @@ function planShape(parsed: ParsedQuery, planner: Planner, services: ServiceResul
   root = modifiersInsideForm(root);
   const allocator = new SlotAllocator();
   const scope = new Scope(allocator);
-  planner.serviceHandler = (op, s, graph) => planService(op, s, graph, services);
+  planner.serviceHandler = (op, s, graph) => planService(op, s, graph, services, planner.ctx);
   const common = { scope, slotNames: allocator.names, prefixes: parsed.prefixes };
   switch (root.type) {
     case 'ask': {

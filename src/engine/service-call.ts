@@ -1,27 +1,44 @@
 /**
  * SERVICE (SPARQL 1.1 Federated Query). Evaluation is synchronous, so remote patterns with a
  * constant endpoint are fetched before evaluation starts; their solutions then join like VALUES.
- * SERVICE SILENT turns a failure into the single empty solution.
+ * SERVICE SILENT turns a failure into the single empty solution. What is fetched is bounded
+ * (net/outbound-http.ts): targets, bytes and time.
  */
 import { toAst } from '@traqula/algebra-sparql-1-1';
 import { Generator } from '@traqula/generator-sparql-1-1';
 import type { Algebra } from '../sparql/parse.js';
-import { EvaluationError, TimeoutError } from '../errors.js';
+import { EvaluationError, ProtocolError, QuiverError } from '../errors.js';
 import type { SolutionRow } from '../service/sparql-service.js';
-import { parseSparqlResults } from '../formats/results-parser.js';
+import { parseSparqlResults, resultsFormatOf } from '../formats/results-parser.js';
+import { FetchBudget, fetchOutbound, type ByteLimit } from '../net/outbound-http.js';
 import type { EngineQueryOptions } from './engine-api.js';
+import { checkLimits, type ExecContext } from './context.js';
 import type { Scope } from './plan/scope.js';
 import type { GraphRef } from './operators/graph-ref.js';
 import { Values } from './operators/values.js';
 
 const generator = new Generator();
 
-export type ServiceResults = Map<Algebra.Service, { variables: string[]; rows: SolutionRow[] } | Error>;
+/** A SERVICE's solutions and the bytes of the answer they came from (charged to the query's memory). */
+export type ServiceAnswer = { variables: string[]; rows: SolutionRow[]; bytes: number };
+export type ServiceResults = Map<Algebra.Service, ServiceAnswer | Error>;
 
+const ACCEPT = 'application/sparql-results+json, application/sparql-results+xml;q=0.9';
+
+/**
+ * Fetches the answers of the query's SERVICE patterns, all at once. Their bytes share one budget:
+ * the fetch limit, and the query's memory budget, which the answers occupy until the query ends.
+ */
 export async function prefetchServices(root: Algebra.Operation, options: EngineQueryOptions): Promise<ServiceResults> {
   const results: ServiceResults = new Map();
   const services: Algebra.Service[] = [];
   collectServices(root, services);
+  if (services.length > 0 && options.allowService === false) {
+    // Not a failure SILENT may hide: the query asks for what this server does not do.
+    throw new ProtocolError('SERVICE is disabled on this server');
+  }
+  const memory: ByteLimit[] = options.memoryBudget !== undefined ? [{ bytes: options.memoryBudget, name: 'the query memory budget (--query-memory)' }] : [];
+  const budget = new FetchBudget(options.fetchSettings, ...memory);
   await Promise.all(
     services.map(async (service) => {
       if (service.name.termType !== 'NamedNode') {
@@ -29,7 +46,7 @@ export async function prefetchServices(root: Algebra.Operation, options: EngineQ
         return;
       }
       try {
-        results.set(service, await callService(service.name.value, service.input, options));
+        results.set(service, await callService(service.name.value, service.input, options, budget));
       } catch (error) {
         results.set(service, error instanceof Error ? error : new EvaluationError(String(error)));
       }
@@ -48,38 +65,60 @@ function collectServices(node: unknown, out: Algebra.Service[]): void {
   if (expression) collectServices(expression, out);
 }
 
-async function callService(endpoint: string, pattern: Algebra.Operation, options: EngineQueryOptions) {
+async function callService(endpoint: string, pattern: Algebra.Operation, options: EngineQueryOptions, budget: FetchBudget): Promise<ServiceAnswer> {
   const query = generator.generate(toAst({ type: 'project', input: pattern, variables: [] } as any) as any);
-  const timeoutMs = options.deadline !== undefined ? Math.max(1, options.deadline - Date.now()) : 60_000;
-  const doFetch = options.fetch ?? fetch;
-  let response: Response;
+  const purpose = `SERVICE <${endpoint}>`;
+  const before = budget.bytes;
+  const response = await fetchOutbound({
+    url: endpoint,
+    purpose,
+    method: 'POST',
+    headers: { 'content-type': 'application/sparql-query', accept: ACCEPT },
+    body: query,
+    settings: options.fetchSettings,
+    budget,
+    deadline: options.deadline,
+    checkpoint: () => checkLimits(options),
+  });
+  let text: string;
   try {
-    response = await doFetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/sparql-query',
-        accept: 'application/sparql-results+json, application/sparql-results+xml;q=0.9',
-      },
-      body: query,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    if ((error as Error).name === 'TimeoutError') throw new TimeoutError(`SERVICE <${endpoint}> did not answer in time`);
-    throw new EvaluationError(`SERVICE <${endpoint}> is unreachable: ${(error as Error).message}`);
+    // The body of an error answer is not read: it is the endpoint's, and is never shown.
+    if (response.status < 200 || response.status >= 300) throw new EvaluationError(`${purpose} answered ${response.status}`);
+    text = await response.text();
+  } finally {
+    response.close();
   }
-  const text = await response.text();
-  if (!response.ok) throw new EvaluationError(`SERVICE <${endpoint}> answered ${response.status}: ${text.slice(0, 300)}`);
-  const parsed = parseSparqlResults(text, response.headers.get('content-type') ?? 'application/sparql-results+json');
-  if (parsed.kind !== 'bindings') throw new EvaluationError(`SERVICE <${endpoint}> did not answer with solutions`);
-  return { variables: parsed.variables, rows: parsed.rows };
+  const parsed = parseAnswer(text, response.contentType || 'application/sparql-results+json', purpose);
+  if (parsed.kind !== 'bindings') throw new EvaluationError(`${purpose} did not answer with solutions`);
+  return { variables: parsed.variables, rows: parsed.rows, bytes: budget.bytes - before };
 }
 
-export function planService(op: Algebra.Service, scope: Scope, _graph: GraphRef, results: ServiceResults) {
+/** The parser's message would quote the answer: only the format is named. */
+function parseAnswer(text: string, contentType: string, purpose: string) {
+  try {
+    return parseSparqlResults(text, contentType);
+  } catch {
+    const format = resultsFormatOf(contentType);
+    throw new EvaluationError(`${purpose}: the answer is not ${format ? `valid SPARQL results (${format.toUpperCase()})` : 'in a SPARQL results format'}`);
+  }
+}
+
+export function planService(op: Algebra.Service, scope: Scope, _graph: GraphRef, results: ServiceResults, ctx: ExecContext) {
   const result = results.get(op);
+  if (result !== undefined && !(result instanceof Error)) chargeOnce(result, ctx);
   if (!result || result instanceof Error) {
     if (op.silent) return { op: new Values([], [[]]), mentioned: new Set<number>() };
-    throw result instanceof EvaluationError || result instanceof TimeoutError ? result : new EvaluationError(result?.message ?? 'SERVICE failed');
+    throw result instanceof QuiverError ? result : new EvaluationError(result?.message ?? 'SERVICE failed');
   }
   const slots = result.variables.map((v) => scope.slot(v));
   return { op: new Values(slots, result.rows), mentioned: new Set(slots) };
+}
+
+const charged = new WeakMap<ServiceAnswer, ExecContext>();
+
+/** The answer's rows stay in memory for the whole evaluation: they count against its budget, once. */
+function chargeOnce(answer: ServiceAnswer, ctx: ExecContext): void {
+  if (charged.get(answer) === ctx) return;
+  charged.set(answer, ctx);
+  ctx.reserve(answer.bytes);
 }

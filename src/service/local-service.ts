@@ -23,6 +23,7 @@ import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
 import { namedNode } from '../rdf/terms.js';
 import { BoundedMap } from '../bounded-map.js';
+import type { FetchSettings } from '../net/outbound-http.js';
 import type {
   GraphDocument,
   GraphName,
@@ -56,6 +57,10 @@ export interface LocalServiceOptions {
   allowLoad?: boolean;
   /** The directory whose files LOAD may read (file: IRIs); without it LOAD reads no local file. */
   loadDir?: string;
+  /** Whether SERVICE may fetch from other endpoints. Default true. */
+  allowService?: boolean;
+  /** What LOAD and SERVICE may fetch: targets, bytes, time (net/outbound-http.ts; defaults there). */
+  fetchSettings?: FetchSettings;
   /** Per-query memory budget for sorts, groups and hash tables, in bytes (no budget when unset; `quiver serve` sets one by default). */
   queryMemoryBudget?: number;
   /** Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server. */
@@ -192,6 +197,8 @@ export class LocalService implements SparqlService {
       namedGraphUris: request.namedGraphUris,
       deadline: Date.now() + effectiveTimeout(this.settings.queryTimeoutMs, request.timeoutMs),
       memoryBudget: this.settings.queryMemoryBudget,
+      fetchSettings: this.settings.fetchSettings,
+      allowService: this.settings.allowService,
       explain: request.explain,
       signal: request.signal,
       documentFormats: request.documentFormats,
@@ -229,6 +236,7 @@ export class LocalService implements SparqlService {
       deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs),
       allowLoad: this.settings.allowLoad ?? true,
       loadDirectory: this.settings.loadDir,
+      fetchSettings: this.settings.fetchSettings,
       signal: request.signal,
     });
   }

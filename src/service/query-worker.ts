@@ -61,6 +61,8 @@ async function runJob(job: RunQueryMessage): Promise<void> {
       namedGraphUris: job.namedGraphUris,
       deadline: job.deadline,
       memoryBudget: job.memoryBudget,
+      fetchSettings: job.fetchSettings,
+      allowService: job.allowService,
       isCancelled: () => isCancelRequested(control),
     };
     if (job.explain) {

@@ -1,6 +1,8 @@
 /**
  * The single writer, seen from the main thread: updates wait in a FIFO and run one at a time on
- * the writer thread, each as one transaction.
+ * the writer thread, each as one transaction. An update enters the FIFO once it is prepared: the
+ * writer thread parses it and fetches its LOAD documents first, alongside other updates' turns
+ * (writer-worker.ts), so an update waits for its own downloads but never for another's.
  *
  * Unlike a query worker, the writer is never terminated to stop a stuck update: killing a thread
  * in the middle of a write transaction could leave the store's write lock held. An update that
@@ -33,6 +35,8 @@ const WORKER_ENTRY = new URL('./writer-worker.js', import.meta.url);
 interface UpdateJob {
   id: number;
   message: JobMessage;
+  /** An update is prepared on the writer thread before it is queued; a Graph Store write needs no preparing. */
+  prepared: boolean;
   signal?: CancelSignal;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
@@ -43,6 +47,8 @@ interface UpdateJob {
 
 export class UpdateWriter {
   private readonly queue: UpdateJob[] = [];
+  /** Updates the writer thread is preparing (parsing, fetching LOAD documents), by id. */
+  private readonly preparing = new Map<number, UpdateJob>();
   private current?: UpdateJob;
   private nextId = 1;
   private closing = false;
@@ -72,7 +78,7 @@ export class UpdateWriter {
 
   /** Updates waiting or running. */
   get load(): { running: number; queued: number } {
-    return { running: this.current ? 1 : 0, queued: this.queue.length };
+    return { running: this.current ? 1 : 0, queued: this.queue.length + this.preparing.size };
   }
 
   run(spec: UpdateJobSpec): Promise<void> {
@@ -89,13 +95,15 @@ export class UpdateWriter {
   private enqueue(message: JobMessage, signal: CancelSignal | undefined): Promise<unknown> {
     if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
     if (signal?.aborted) return Promise.reject(new CancelledError());
-    if (this.queue.length >= this.options.maxQueue) {
-      return Promise.reject(new OverloadedError(`too many updates: ${this.queue.length} are waiting already`));
+    const waiting = this.queue.length + this.preparing.size;
+    if (waiting >= this.options.maxQueue) {
+      return Promise.reject(new OverloadedError(`too many updates: ${waiting} are waiting already`));
     }
     return new Promise<unknown>((resolve, reject) => {
       const job: UpdateJob = {
         id: this.nextId++,
         message,
+        prepared: message.type !== 'update',
         signal,
         resolve,
         reject,
@@ -103,8 +111,13 @@ export class UpdateWriter {
         onAbort: () => this.stop(job, new CancelledError()),
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.queue.push(job);
-      this.pump();
+      if (job.prepared) {
+        this.queue.push(job);
+        this.pump();
+      } else {
+        this.preparing.set(job.id, job);
+        this.worker.postMessage({ ...job.message, jobId: job.id } as WriterRequest);
+      }
     });
   }
 
@@ -115,7 +128,7 @@ export class UpdateWriter {
   async close(deadline: number, graceMs: number): Promise<void> {
     this.closing = true;
     await this.whenIdle(deadline);
-    for (const job of this.queue.splice(0)) this.settle(job, new OverloadedError('the service is shutting down'));
+    for (const job of this.waitingJobs()) this.drop(job, new OverloadedError('the service is shutting down'));
     if (this.current) this.stop(this.current, new CancelledError('the service is shutting down'));
     await this.whenIdle(Date.now() + graceMs);
     this.worker.postMessage({ type: 'close' });
@@ -132,11 +145,21 @@ export class UpdateWriter {
   }
 
   private receive(reply: WriterReply): void {
+    if ('jobId' in reply && this.preparing.has(reply.jobId)) return this.receivePrepared(reply);
     const job = this.current;
-    if (!job || !('jobId' in reply) || reply.jobId !== job.id) return;
+    if (!job || !('jobId' in reply) || reply.jobId !== job.id || reply.type === 'prepared') return;
     this.current = undefined;
     if (reply.type === 'done') this.settle(job, undefined, reply.result);
     else this.settle(job, job.stopReason ?? deserializeError(reply.error));
+    this.pump();
+  }
+
+  /** An update is prepared (it takes its place in the FIFO), or failed to be (it is settled). */
+  private receivePrepared(reply: WriterReply & { jobId: number }): void {
+    const job = this.preparing.get(reply.jobId)!;
+    this.preparing.delete(job.id);
+    if (reply.type === 'prepared') this.queue.push(job);
+    else if (reply.type === 'error') this.settle(job, job.stopReason ?? deserializeError(reply.error));
     this.pump();
   }
 
@@ -144,24 +167,39 @@ export class UpdateWriter {
     if (this.current) return;
     const job = this.queue.shift();
     if (!job) {
-      this.drained?.();
+      if (this.preparing.size === 0) this.drained?.();
       return;
     }
     this.current = job;
     resetControl(this.control);
-    this.worker.postMessage({ ...job.message, jobId: job.id } as WriterRequest);
+    const message = job.message.type === 'update' ? { type: 'apply', jobId: job.id } : { ...job.message, jobId: job.id };
+    this.worker.postMessage(message as WriterRequest);
+  }
+
+  /** Queued and preparing jobs. */
+  private waitingJobs(): UpdateJob[] {
+    return [...this.queue, ...this.preparing.values()];
+  }
+
+  /** Takes a job that has not started its transaction out of the writer's hands, and settles it. */
+  private drop(job: UpdateJob, reason: Error): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    this.preparing.delete(job.id);
+    // The writer thread forgets it: stops its downloads, or drops what it prepared.
+    if (job.message.type === 'update') this.worker.postMessage({ type: 'cancel', jobId: job.id } as WriterRequest);
+    this.settle(job, reason);
   }
 
   /** A queued update leaves the queue; a running one is asked to stop and reports back. */
   private stop(job: UpdateJob, reason: QuiverError): void {
     if (job.stopReason) return;
     job.stopReason = reason;
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
-      this.settle(job, reason);
-    } else if (this.current === job) {
+    if (this.current === job) {
       requestCancel(this.control);
+    } else if (this.queue.includes(job) || this.preparing.has(job.id)) {
+      this.drop(job, reason);
+      this.pump();
     }
   }
 
@@ -181,6 +219,8 @@ export class UpdateWriter {
     const job = this.current;
     this.current = undefined;
     if (job) this.settle(job, reason);
+    // What the thread prepared died with it; Graph Store writes carry their documents and can wait.
+    for (const waiting of this.waitingJobs()) if (waiting.message.type === 'update') this.forget(waiting, reason);
     if (this.closing) return;
     this.worker.removeAllListeners();
     void this.restart();
@@ -194,17 +234,27 @@ export class UpdateWriter {
       this.worker = worker;
       this.control = control;
       this.listen();
+      // Updates that arrived while the writer restarted were posted to the dead one: prepare them here.
+      for (const job of this.preparing.values()) this.worker.postMessage({ ...job.message, jobId: job.id } as WriterRequest);
       this.pump();
     } catch (error) {
       const reason = new EvaluationError(`the writer could not be restarted: ${(error as Error).message}`);
-      for (const job of this.queue.splice(0)) this.settle(job, reason);
+      for (const job of this.waitingJobs()) this.forget(job, reason);
       this.closing = true;
     }
   }
 
-  /** Resolves when nothing runs or waits, or at the deadline. */
+  /** Settles a waiting job without telling the writer thread (which is gone). */
+  private forget(job: UpdateJob, reason: Error): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    this.preparing.delete(job.id);
+    this.settle(job, reason);
+  }
+
+  /** Resolves when nothing runs, waits or is being prepared, or at the deadline. */
   whenIdle(deadline: number): Promise<void> {
-    if (!this.current && this.queue.length === 0) return Promise.resolve();
+    if (!this.current && this.queue.length === 0 && this.preparing.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
       function finish(): void {

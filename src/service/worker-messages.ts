@@ -11,6 +11,7 @@ import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
+import type { FetchSettings } from '../net/outbound-http.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 
@@ -30,6 +31,9 @@ export interface RunQueryMessage {
   namedGraphUris?: string[];
   deadline: number;
   memoryBudget?: number;
+  /** What SERVICE may fetch (targets, bytes, time); allowService false refuses SERVICE. */
+  fetchSettings?: FetchSettings;
+  allowService?: boolean;
   /** Run to the end and answer with the plan and its counts (`explain`) instead of rows. */
   explain?: boolean;
   /** Format names (formats layer) to write a one-message result in, per kind; see `document`. */
@@ -67,6 +71,10 @@ export interface WriterWorkerData {
   control: ControlBlock;
 }
 
+/**
+ * An update, to prepare: the writer parses it and fetches what its LOADs name, alongside other
+ * work, and answers `prepared` (or `error`); then, in its turn, the main thread sends `apply`.
+ */
 export interface RunUpdateMessage {
   type: 'update';
   jobId: number;
@@ -78,6 +86,20 @@ export interface RunUpdateMessage {
   allowLoad: boolean;
   /** The directory LOAD may read file: IRIs from (none: no local files). */
   loadDirectory?: string;
+  /** What LOAD may fetch from the web (targets, bytes, time). */
+  fetchSettings?: FetchSettings;
+}
+
+/** Run a prepared update's transaction, now: it holds the single writer. */
+export interface ApplyUpdateMessage {
+  type: 'apply';
+  jobId: number;
+}
+
+/** Forget an update: stop preparing it, or drop what was prepared. The writer does not answer. */
+export interface CancelUpdateMessage {
+  type: 'cancel';
+  jobId: number;
 }
 
 /** A Graph Store Protocol write (graph null: the default graph). */
@@ -90,11 +112,12 @@ export interface GraphStoreMessage {
   deadline: number;
 }
 
-export type WriterRequest = RunUpdateMessage | GraphStoreMessage | { type: 'close' };
+export type WriterRequest = RunUpdateMessage | ApplyUpdateMessage | CancelUpdateMessage | GraphStoreMessage | { type: 'close' };
 
 export type WriterReply =
   | { type: 'ready'; path: string }
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'closed' }
+  | { type: 'prepared'; jobId: number }
   | { type: 'done'; jobId: number; result?: unknown }
   | { type: 'error'; jobId: number; error: SerializedError };

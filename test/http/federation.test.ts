@@ -1,6 +1,7 @@
 /**
  * SERVICE and LOAD against real HTTP peers on loopback: another Quiver endpoint for SERVICE,
- * a plain web server holding a Turtle document for LOAD.
+ * a plain web server holding a Turtle document for LOAD. Loopback is no target by default
+ * (net/fetch-targets.ts): these peers are opened with an allow list, as `--fetch-allow` does.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +13,11 @@ import { runQuery, runUpdate } from '../../src/engine/query-engine.js';
 import { EvaluationError } from '../../src/errors.js';
 import { SPARQL_UPDATE, startLocalServer, type RunningServer } from './harness.js';
 
+/** The peers of this test listen on loopback. */
+const LOOPBACK_PEERS = { fetchSettings: { allow: ['127.0.0.1'] } };
+
 async function rows(store: QuadStore, query: string): Promise<string[]> {
-  const result = await runQuery(store, query);
+  const result = await runQuery(store, query, LOOPBACK_PEERS);
   if (result.kind !== 'bindings') throw new Error('expected solutions');
   const out: string[] = [];
   for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => t?.value ?? '-').join(' '));
@@ -67,25 +71,25 @@ describe('SERVICE and LOAD over HTTP', () => {
 
   it('fails on an unreachable endpoint, unless SILENT', async () => {
     const dead = 'http://127.0.0.1:9/sparql';
-    await assert.rejects(runQuery(store, `SELECT * { SERVICE <${dead}> { ?s ?p ?o } }`), EvaluationError);
+    await assert.rejects(runQuery(store, `SELECT * { SERVICE <${dead}> { ?s ?p ?o } }`, LOOPBACK_PEERS), EvaluationError);
     assert.deepEqual(await rows(store, `SELECT ?v { ?s <urn:local> ?v SERVICE SILENT <${dead}> { ?s ?p ?o } }`), ['1', '3']);
   });
 
   it('LOADs a document into a graph, following redirects', async () => {
-    await runUpdate(store, `LOAD <${documentsOrigin}/moved> INTO GRAPH <urn:g>`);
+    await runUpdate(store, `LOAD <${documentsOrigin}/moved> INTO GRAPH <urn:g>`, LOOPBACK_PEERS);
     assert.deepEqual(await rows(store, 'SELECT ?o { GRAPH <urn:g> { <urn:x> <urn:q>/<urn:p> ?o } }'), ['inner']);
   });
 
   it('fails a LOAD of a missing document and keeps nothing of the request, unless SILENT', async () => {
     await assert.rejects(
-      runUpdate(store, `INSERT DATA { <urn:y> <urn:p> 1 } ; LOAD <${documentsOrigin}/missing>`),
+      runUpdate(store, `INSERT DATA { <urn:y> <urn:p> 1 } ; LOAD <${documentsOrigin}/missing>`, LOOPBACK_PEERS),
       EvaluationError,
     );
     assert.deepEqual(await rows(store, 'SELECT ?p { <urn:y> ?p ?o }'), []);
-    await runUpdate(store, `LOAD SILENT <${documentsOrigin}/missing>`);
+    await runUpdate(store, `LOAD SILENT <${documentsOrigin}/missing>`, LOOPBACK_PEERS);
   });
 
   it('never follows a redirect to a non-http scheme', async () => {
-    await assert.rejects(runUpdate(store, `LOAD <${documentsOrigin}/to-file>`), /only fetches http\(s\)/);
+    await assert.rejects(runUpdate(store, `LOAD <${documentsOrigin}/to-file>`, LOOPBACK_PEERS), /only fetches http\(s\)/);
   });
 });

@@ -95,7 +95,7 @@ export class Planner {
 
   /** optimize false: patterns in textual order, no push-downs, no strategy chosen from estimates. */
   constructor(
-    private readonly ctx: ExecContext,
+    readonly ctx: ExecContext,
     private readonly optimize = true,
   ) {
     this.patternCounts = new PatternCounts(ctx.reader);

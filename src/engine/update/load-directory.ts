@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { EvaluationError, ProtocolError } from '../../errors.js';
 import { parseRdf, rdfFormatForFileName } from '../../formats/rdf-parser.js';
 import type { Quad } from '../../rdf/terms.js';
+import { unreadableDocument } from './document-errors.js';
 
 export async function readLoadDirectoryFile(iri: string, loadDirectory: string | undefined): Promise<Quad[]> {
   if (loadDirectory === undefined) {
@@ -26,7 +27,7 @@ export async function readLoadDirectoryFile(iri: string, loadDirectory: string |
   try {
     for await (const batch of parseRdf(createReadStream(file), known.format, { baseIri: iri, gzip: known.gzip })) quads.push(...batch);
   } catch (error) {
-    throw new EvaluationError(`LOAD <${iri}>: ${(error as Error).message}`);
+    throw unreadableDocument(iri, known.format, error);
   }
   return quads;
 }

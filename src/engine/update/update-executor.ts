@@ -21,17 +21,47 @@ import { fetchLoadDocuments, type LoadedDocuments } from './load-documents.js';
 let requestCounter = 0;
 
 export async function runUpdate(store: QuadStore, update: string, options: EngineUpdateOptions = {}): Promise<void> {
+  applyUpdate(store, await prepareUpdate(update, options), options);
+}
+
+/** An update parsed, with the documents of its LOADs fetched and parsed: ready to apply. */
+export interface PreparedUpdate {
+  operations: Algebra.Operation[];
+  documents: LoadedDocuments;
+}
+
+/** Whether an update text's operations include a LOAD (which makes its preparation slow). */
+export function hasLoad(prepared: { operations: Algebra.Operation[] }): boolean {
+  return prepared.operations.some((op) => op.type === 'load');
+}
+
+/**
+ * Everything of an update that needs no store: parsing, and fetching what its LOADs name. A
+ * service runs this before the update takes the single writer, so that a slow document holds up
+ * no other write; `parsed` lets it look at the operations (hasLoad) before the fetching starts.
+ */
+export async function prepareUpdate(
+  update: string,
+  options: EngineUpdateOptions = {},
+  beforeFetching?: (parsed: { operations: Algebra.Operation[] }) => Promise<void>,
+): Promise<PreparedUpdate> {
   const parsed = parseUpdate(update, options.baseIri);
   const usingParams = (options.usingGraphUris?.length ?? 0) + (options.usingNamedGraphUris?.length ?? 0) > 0;
   if (usingParams && parsed.hasDatasetClauses) {
     throw new ProtocolError('using-graph-uri / using-named-graph-uri may not be combined with USING, USING NAMED or WITH in the request');
   }
+  await beforeFetching?.(parsed);
   const documents = await fetchLoadDocuments(parsed.operations, options);
+  return { operations: parsed.operations, documents };
+}
+
+/** Runs a prepared update as one synchronous transaction: all of it, or (on any error) nothing. */
+export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, options: EngineUpdateOptions = {}): void {
   const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
   store.write((writer) => {
-    parsed.operations.forEach((op, i) => {
+    prepared.operations.forEach((op, i) => {
       checkLimits(options);
-      applyOperation(op, writer, options, documents, `${requestId}_${i}`);
+      applyOperation(op, writer, options, prepared.documents, `${requestId}_${i}`);
     });
   });
 }

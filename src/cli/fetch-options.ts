@@ -1,0 +1,45 @@
+/**
+ * The serve flags of what the server fetches on a request's behalf (LOAD documents, SERVICE
+ * answers): whether SERVICE runs at all, which targets are open beyond the public internet, and
+ * how many bytes and how much time a request's fetches may take (net/outbound-http.ts).
+ */
+import { TargetPolicy } from '../net/fetch-targets.js';
+import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_MAX_FETCH_BYTES, type FetchSettings } from '../net/outbound-http.js';
+import { byteSize, positiveNumber, stringOption, UsageError, type OptionSpec, type ParsedOptions } from './options.js';
+
+export const FETCH_OPTIONS: OptionSpec[] = [
+  { name: 'no-service', type: 'boolean', description: 'refuse SPARQL SERVICE (400), SILENT or not (default: off, SERVICE queries other endpoints)' },
+  {
+    name: 'fetch-allow',
+    type: 'string',
+    value: 'LIST',
+    description:
+      'comma-separated targets LOAD and SERVICE may reach beyond the public internet: host names (*.corp.example for subdomains), addresses, networks (10.0.0.0/8, fd00::/8), each with an optional :port ([::1]:8080); * for all (default: none, so no loopback, private, link-local or other special address)',
+  },
+  {
+    name: 'max-fetch-bytes',
+    type: 'string',
+    value: 'BYTES',
+    default: '64MiB',
+    description: 'bytes one request may fetch through LOAD or SERVICE, all documents or answers together; past it the request fails',
+  },
+  { name: 'fetch-timeout', type: 'string', value: 'S', default: String(DEFAULT_FETCH_TIMEOUT_MS / 1000), description: 'time limit of one LOAD or SERVICE fetch, in seconds' },
+];
+
+export interface FetchOptionSettings {
+  allowService: boolean;
+  fetchSettings: FetchSettings;
+}
+
+export function fetchOptionSettings(values: ParsedOptions['values']): FetchOptionSettings {
+  const allow = (stringOption(values, 'fetch-allow') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    new TargetPolicy(allow);
+  } catch (error) {
+    throw new UsageError(`--fetch-allow: ${(error as Error).message}`);
+  }
+  const maxBytes = byteSize(values, 'max-fetch-bytes') ?? DEFAULT_MAX_FETCH_BYTES;
+  if (maxBytes <= 0) throw new UsageError('--max-fetch-bytes must be more than 0');
+  const timeoutS = positiveNumber(values, 'fetch-timeout') ?? DEFAULT_FETCH_TIMEOUT_MS / 1000;
+  return { allowService: values['no-service'] !== true, fetchSettings: { allow, maxBytes, timeoutMs: timeoutS * 1000 } };
+}
