@@ -11,6 +11,7 @@ import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
+import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 
 export type { Algebra };
 
@@ -131,10 +132,11 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
 }
 
 function parseText(text: string, baseIri?: string): unknown {
+  checkTextLimits(text);
   try {
     return baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any);
   } catch (error) {
-    throw toSyntaxError(error, text);
+    throw isStackOverflow(error) ? nestingTooDeepError() : toSyntaxError(error, text);
   }
 }
 
@@ -144,7 +146,7 @@ function translate(ast: unknown, quads: boolean, baseIri?: string): Algebra.Oper
   } catch (error) {
     // The translation rejects what the grammar alone lets through (e.g. relative IRIs without a
     // base, variables reused in SELECT): for a client that is still a malformed request.
-    throw new SyntaxError(messageOf(error));
+    throw isStackOverflow(error) ? nestingTooDeepError() : new SyntaxError(messageOf(error));
   }
 }
 
