@@ -4,9 +4,9 @@
  * remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
 import { registerAccessGuard } from './access-guard.js';
 import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
@@ -15,6 +15,7 @@ import { CLIENT_CLOSED_REQUEST, DirectQueries } from './direct-queries.js';
 import { errorResponse, statusOf } from './error-response.js';
 import { endpointPaths } from './handler-context.js';
 import { htmlProtection } from './html.js';
+import { createHttpServer } from './http-connections.js';
 import { errorFormatOf } from './request-context.js';
 import { registerMetricsRoute, RequestMetrics } from './metrics.js';
 import { formatLogLine, observedService, runObserved, type FinishedRequest, type LogSink, type RequestObservation } from './request-log.js';
@@ -31,11 +32,10 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
     bodyLimit: resolved.maxBody,
     trustProxy: resolved.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    // Results may stream for as long as the query runs; the query timeout bounds that, not Node.
-    requestTimeout: 0,
     // Ids that stay unique across restarts, so log lines of different runs never collide.
     genReqId: () => randomUUID(),
-    ...(hasDirectQueries(resolved) ? { serverFactory: (handler: FastifyServerFactoryHandler<Server>, options: Record<string, unknown>) => directFirstServer(handler, options as FastifyServerOptions, () => direct) } : {}),
+    // Our own server, for both front doors: its time limits and request order (http-connections.ts).
+    serverFactory: (handler: FastifyServerFactoryHandler<Server>) => directFirstServer(handler, resolved, () => direct),
   });
   const routes = serverRoutes(resolved.basePath);
   acceptEveryBodyAsBytes(app);
@@ -67,17 +67,14 @@ function hasDirectQueries(config: ResolvedServerConfig): boolean {
   return config.directQueries && !config.logger;
 }
 
-/** The HTTP server Fastify would build, with the direct query path tried before Fastify's handler. */
-function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, options: FastifyServerOptions, direct: () => DirectQueries | undefined): Server {
-  const server = createServer((request, response) => {
-    if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
-  });
-  // What Fastify sets on a server it creates itself (lib/server.js).
-  server.keepAliveTimeout = options.keepAliveTimeout!;
-  server.requestTimeout = options.requestTimeout!;
-  server.setTimeout(options.connectionTimeout);
-  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-  return server;
+/** The HTTP server with the direct query path, when there is one, tried before Fastify's handler. */
+function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, config: ResolvedServerConfig, direct: () => DirectQueries | undefined): Server {
+  return createHttpServer(
+    (request, response) => {
+      if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
+    },
+    { bodyTimeoutMs: config.bodyTimeoutMs, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
+  );
 }
 
 /**
