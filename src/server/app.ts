@@ -21,6 +21,7 @@ import { registerMetricsRoute, RequestMetrics } from './metrics.js';
 import { formatLogLine, observedService, runObserved, type FinishedRequest, type LogSink, type RequestObservation } from './request-log.js';
 import { registerRoutes } from './routes.js';
 import { endpointName, serverRoutes, type ServerRoutes } from './server-routes.js';
+import { registerWriteOriginGuard } from './write-origin.js';
 
 export type { ServerConfig } from './config.js';
 
@@ -40,6 +41,8 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
   const routes = serverRoutes(resolved.basePath);
   acceptEveryBodyAsBytes(app);
   registerCors(app, resolved.corsOrigins);
+  // Before credentials: a forged cross-site write learns nothing about them.
+  registerWriteOriginGuard(app, resolved, routes);
   // After CORS: a refused browser request still carries the headers that let its page read the 401.
   registerAccessGuard(app, resolved, routes);
   protectHtml(app);
