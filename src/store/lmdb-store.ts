@@ -16,6 +16,7 @@ import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js'
 import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
+import { storageErrorOf } from './storage-full.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import { recoverInterruptedLoad, startStagedLoad, type StagedLoad } from './staged-load.js';
 
@@ -97,6 +98,8 @@ export class LmdbQuadStore implements QuadStore {
         writer.finish();
         // Returning nothing: lmdb-js would defer the commit on a returned promise.
       });
+    } catch (error) {
+      throw storageErrorOf(error, this.path);
     } finally {
       writer?.abandon();
       context.writing = false;
@@ -117,6 +120,8 @@ export class LmdbQuadStore implements QuadStore {
         result = await fn(writer);
         writer.finish();
       });
+    } catch (error) {
+      throw storageErrorOf(error, this.path);
     } finally {
       writer?.abandon();
       context.writing = false;
