@@ -170,3 +170,28 @@ describe('requests pipelined on one connection', () => {
     }
   });
 });
+
+describe('error bodies', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startLocalServer();
+  });
+  after(() => server.close());
+
+  it('carry X-Content-Type-Options: nosniff on both front doors, since they may echo the request', async () => {
+    const echoing = '<script>alert(1)</script>';
+    const requests: [string, RequestInit][] = [
+      ['/sparql/select', { method: 'POST', headers: { 'content-type': SPARQL_QUERY }, body: `SELECT ${echoing}` }], // the direct path
+      [`/sparql/select?${encodeQuery({ query: echoing })}`, {}], // the direct path, by GET
+      ['/sparql/update', { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: echoing }],
+      ['/sparql', { method: 'POST', headers: { 'content-type': FORM }, body: encodeQuery({ update: echoing }) }],
+      [`/${encodeURIComponent(echoing)}`, {}],
+      ['/sparql/store?default', { method: 'PATCH' }],
+    ];
+    for (const [path, init] of requests) {
+      const response = await fetch(server.url(path), init);
+      assert.ok(response.status >= 400, `${path}: ${response.status}`);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', path);
+    }
+  });
+});
