@@ -4,7 +4,7 @@
  * remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
@@ -77,7 +77,16 @@ function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, 
       if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
     },
     { bodyTimeoutMs: config.bodyTimeoutMs, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
+    isGetUpdate(endpointPaths(config.basePath).update),
   );
+}
+
+/** A GET on {base}/sparql/update that carries an update: a write, though GET is a safe method. */
+function isGetUpdate(updatePath: string): (request: IncomingMessage) => boolean {
+  return (request) => {
+    const url = request.url ?? '';
+    return url.startsWith(updatePath) && /[?&](update|query)=/.test(url);
+  };
 }
 
 /**

@@ -30,7 +30,11 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
 }
 
-export function createHttpServer(handler: RequestListener, limits: ConnectionLimits): Server {
+/**
+ * `writesBySafeMethod`: requests that write although their method is safe (SPARQL's GET updates);
+ * they keep their turn as unsafe requests do.
+ */
+export function createHttpServer(handler: RequestListener, limits: ConnectionLimits, writesBySafeMethod: (request: IncomingMessage) => boolean = () => false): Server {
   return createServer(
     {
       requestTimeout: limits.bodyTimeoutMs,
@@ -41,7 +45,7 @@ export function createHttpServer(handler: RequestListener, limits: ConnectionLim
       // 30 s limit hold a connection for up to a minute).
       connectionsCheckingInterval: checkingInterval(limits.bodyTimeoutMs),
     },
-    inOrderWhenUnsafe(handler),
+    inOrderWhenUnsafe(handler, writesBySafeMethod),
   );
 }
 
@@ -62,8 +66,10 @@ interface ConnectionTurns {
 }
 
 /** The handler, called for each request of a connection as soon as the ordering rule lets it run. */
-export function inOrderWhenUnsafe(handler: RequestListener): RequestListener {
+export function inOrderWhenUnsafe(handler: RequestListener, writesBySafeMethod: (request: IncomingMessage) => boolean = () => false): RequestListener {
   const connections = new WeakMap<Socket, ConnectionTurns>();
+  const isUnsafe = (request: IncomingMessage): boolean => !SAFE_METHODS.has(request.method ?? '') || writesBySafeMethod(request);
+  const mayStart = (turns: ConnectionTurns, request: IncomingMessage): boolean => turns.running === 0 || (!turns.unsafeRunning && !isUnsafe(request));
   const start = (turns: ConnectionTurns, request: IncomingMessage, response: ServerResponse): void => {
     const unsafe = isUnsafe(request);
     turns.running++;
@@ -88,12 +94,4 @@ export function inOrderWhenUnsafe(handler: RequestListener): RequestListener {
     if (turns.waiting.length === 0 && mayStart(turns, request)) start(turns, request, response);
     else turns.waiting.push([request, response]);
   };
-}
-
-function isUnsafe(request: IncomingMessage): boolean {
-  return !SAFE_METHODS.has(request.method ?? '');
-}
-
-function mayStart(turns: ConnectionTurns, request: IncomingMessage): boolean {
-  return turns.running === 0 || (!turns.unsafeRunning && !isUnsafe(request));
 }

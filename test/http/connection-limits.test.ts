@@ -126,13 +126,19 @@ describe('requests pipelined on one connection', () => {
     { name: 'an ASK in a form POSTed to {base}/sparql', request: (value: string) => rawRequest('POST', '/sparql', { 'Content-Type': FORM, Accept: 'application/sparql-results+json' }, encodeQuery({ query: ask(value) })) },
   ];
 
-  for (const { name, request } of READS) {
-    it(`runs ${name} after the INSERT written before it in the same packet, every time`, async () => {
+  /** The ways to write before it. */
+  const WRITES = [
+    { name: 'a POSTed INSERT', request: (value: string) => rawRequest('POST', '/sparql/update', { 'Content-Type': SPARQL_UPDATE }, insert(value)) },
+    { name: 'an INSERT by GET', request: (value: string) => rawRequest('GET', `/sparql/update?${encodeQuery({ update: insert(value) })}`) },
+  ];
+
+  for (const [{ name, request }, write] of READS.flatMap((read) => WRITES.map((write) => [read, write] as const))) {
+    it(`runs ${name} after ${write.name} written before it in the same packet, every time`, async () => {
       const connection = await RawConnection.open(server.origin);
       try {
         for (let round = 0; round < 15; round++) {
-          const value = `${name} ${round}`;
-          connection.write(rawRequest('POST', '/sparql/update', { 'Content-Type': SPARQL_UPDATE }, insert(value)) + request(value));
+          const value = `${name} after ${write.name} ${round}`;
+          connection.write(write.request(value) + request(value));
           const [inserted, asked] = await connection.responses(2);
           assert.equal(inserted!.status, 200);
           assert.equal(asked!.status, 200, asked!.body);
