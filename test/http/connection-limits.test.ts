@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { accessHooks } from '../../src/server/auth.js';
 import { encodeQuery, FORM, SPARQL_QUERY, SPARQL_UPDATE, startLocalServer, type RunningServer } from './harness.js';
 import { RawConnection, rawRequest } from './raw-connection.js';
+import { startServerProcess } from '../reliability/server-process.js';
 
 const BODY_TIMEOUT_MS = 1_000;
 const KEEP_ALIVE_TIMEOUT_MS = 1_000;
@@ -79,6 +80,21 @@ describe('connection time limits', () => {
     const results = JSON.parse(response!.body) as { results: { bindings: unknown[] } };
     assert.equal(results.results.bindings.length, 300 * 300);
     connection.close();
+  });
+});
+
+describe('quiver serve --body-timeout', () => {
+  it('cuts a body that trickles past it, in the real server process', async () => {
+    const server = await startServerProcess(['--memory', '--body-timeout', '1', '--workers', '1']);
+    try {
+      const connection = await RawConnection.open(server.origin);
+      connection.write(rawRequest('POST', '/sparql/update', { 'Content-Type': SPARQL_UPDATE, 'Content-Length': '1000' }));
+      const stop = connection.trickle('x'.repeat(1000), 100);
+      const after = await connection.closedWithin(CLOSED_BY_MS).finally(stop);
+      assert.ok(after >= 950, `closed after ${after} ms`);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

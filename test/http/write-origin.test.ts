@@ -74,6 +74,18 @@ function describeServer(title: string, config: ServerConfig, credentials: Record
 }
 
 describeServer('with --cors-origins naming the origins', { corsOrigins: [GOOD] }, {}, (server) => {
+  it('refuses a graph store DELETE from another site, and the graph stays', async () => {
+    const value = fresh('kept');
+    await WRITES[4]!.send(server(), value, {});
+    const target = server().url(`/sparql/store?${encodeQuery({ graph: `urn:${encodeURIComponent(value)}` })}`);
+    const forged = await fetch(target, { method: 'DELETE', headers: { origin: EVIL } });
+    assert.equal(forged.status, 403);
+    assert.equal(await written(server(), value), true);
+    const genuine = await fetch(target, { method: 'DELETE', headers: { origin: GOOD } });
+    assert.ok(genuine.status < 300, String(genuine.status));
+    assert.equal(await written(server(), value), false);
+  });
+
   it('still answers queries from any origin: only writes are refused', async () => {
     const response = await fetch(server().url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, origin: EVIL }, body: 'ASK {}' });
     assert.equal(response.status, 200);
