@@ -68,3 +68,15 @@ export class OverloadedError extends QuiverError {
     this.name = 'OverloadedError';
   }
 }
+
+/**
+ * The store could not write because its disk (or its LMDB map) is full. Nothing of the failed
+ * write was kept; writes succeed again once there is room. Answered 507 Insufficient Storage.
+ */
+export class StorageFullError extends QuiverError {
+  override readonly status = 507;
+  constructor(message: string) {
+    super(message);
+    this.name = 'StorageFullError';
+  }
+}

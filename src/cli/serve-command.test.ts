@@ -57,3 +57,15 @@ describe('main-thread evaluation of cheap queries (--inline-queries)', () => {
     for (const when of ['auto', 'idle', 'always'] as const) assert.deepEqual(inlineQueriesSetting(when), { when });
   });
 });
+
+describe('the time a request may take to arrive (--body-timeout)', () => {
+  it('is 30 s by default, and takes the flag over QUIVER_BODY_TIMEOUT', () => {
+    assert.equal(settings([]).server.bodyTimeoutMs, 30_000);
+    assert.equal(settings([], { QUIVER_BODY_TIMEOUT: '5' }).server.bodyTimeoutMs, 5_000);
+    assert.equal(settings(['--body-timeout', '0.5'], { QUIVER_BODY_TIMEOUT: '5' }).server.bodyTimeoutMs, 500);
+  });
+
+  it('must be positive: no setting holds connections open without end', () => {
+    assert.throws(() => settings(['--body-timeout', '0']), UsageError);
+  });
+});

@@ -64,6 +64,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'query-timeout', type: 'string', value: 'S', default: '60', description: 'time limit of a query, in seconds' },
   { name: 'update-timeout', type: 'string', value: 'S', default: '300', description: 'time limit of an update, in seconds' },
   { name: 'max-body', type: 'string', value: 'BYTES', default: '10MiB', description: 'largest request body' },
+  { name: 'body-timeout', type: 'string', value: 'S', default: '30', description: 'a request, headers and body, must arrive within S seconds; beyond: 408 and the connection closes' },
   { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
   { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
   {
@@ -149,6 +150,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
       ...security.server,
       basePath: stringOption(values, 'base-path'),
       maxBody: byteSize(values, 'max-body'),
+      bodyTimeoutMs: positiveNumber(values, 'body-timeout')! * 1000,
       queryTimeoutMs: queryTimeoutS * 1000,
       updateTimeoutMs: updateTimeoutS * 1000,
       noGetUpdate: values['no-get-update'] === true,

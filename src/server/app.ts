@@ -4,9 +4,9 @@
  * remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import type { SparqlService } from '../service/sparql-service.js';
 import { registerAccessGuard } from './access-guard.js';
 import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
@@ -15,11 +15,13 @@ import { CLIENT_CLOSED_REQUEST, DirectQueries } from './direct-queries.js';
 import { errorResponse, statusOf } from './error-response.js';
 import { endpointPaths } from './handler-context.js';
 import { htmlProtection } from './html.js';
+import { createHttpServer } from './http-connections.js';
 import { errorFormatOf } from './request-context.js';
 import { registerMetricsRoute, RequestMetrics } from './metrics.js';
 import { formatLogLine, observedService, runObserved, type FinishedRequest, type LogSink, type RequestObservation } from './request-log.js';
 import { registerRoutes } from './routes.js';
 import { endpointName, serverRoutes, type ServerRoutes } from './server-routes.js';
+import { registerWriteOriginGuard } from './write-origin.js';
 
 export type { ServerConfig } from './config.js';
 
@@ -31,15 +33,16 @@ export function buildServer(service: SparqlService, config: ServerConfig = {}): 
     bodyLimit: resolved.maxBody,
     trustProxy: resolved.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    // Results may stream for as long as the query runs; the query timeout bounds that, not Node.
-    requestTimeout: 0,
     // Ids that stay unique across restarts, so log lines of different runs never collide.
     genReqId: () => randomUUID(),
-    ...(hasDirectQueries(resolved) ? { serverFactory: (handler: FastifyServerFactoryHandler<Server>, options: Record<string, unknown>) => directFirstServer(handler, options as FastifyServerOptions, () => direct) } : {}),
+    // Our own server, for both front doors: its time limits and request order (http-connections.ts).
+    serverFactory: (handler: FastifyServerFactoryHandler<Server>) => directFirstServer(handler, resolved, () => direct),
   });
   const routes = serverRoutes(resolved.basePath);
   acceptEveryBodyAsBytes(app);
   registerCors(app, resolved.corsOrigins);
+  // Before credentials: a forged cross-site write learns nothing about them.
+  registerWriteOriginGuard(app, resolved, routes);
   // After CORS: a refused browser request still carries the headers that let its page read the 401.
   registerAccessGuard(app, resolved, routes);
   protectHtml(app);
@@ -67,17 +70,23 @@ function hasDirectQueries(config: ResolvedServerConfig): boolean {
   return config.directQueries && !config.logger;
 }
 
-/** The HTTP server Fastify would build, with the direct query path tried before Fastify's handler. */
-function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, options: FastifyServerOptions, direct: () => DirectQueries | undefined): Server {
-  const server = createServer((request, response) => {
-    if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
-  });
-  // What Fastify sets on a server it creates itself (lib/server.js).
-  server.keepAliveTimeout = options.keepAliveTimeout!;
-  server.requestTimeout = options.requestTimeout!;
-  server.setTimeout(options.connectionTimeout);
-  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-  return server;
+/** The HTTP server with the direct query path, when there is one, tried before Fastify's handler. */
+function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, config: ResolvedServerConfig, direct: () => DirectQueries | undefined): Server {
+  return createHttpServer(
+    (request, response) => {
+      if (!direct()?.tryAnswer(request, response)) fastifyHandler(request, response);
+    },
+    { bodyTimeoutMs: config.bodyTimeoutMs, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
+    isGetUpdate(endpointPaths(config.basePath).update),
+  );
+}
+
+/** A GET on {base}/sparql/update that carries an update: a write, though GET is a safe method. */
+function isGetUpdate(updatePath: string): (request: IncomingMessage) => boolean {
+  return (request) => {
+    const url = request.url ?? '';
+    return url.startsWith(updatePath) && /[?&](update|query)=/.test(url);
+  };
 }
 
 /**

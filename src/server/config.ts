@@ -1,3 +1,4 @@
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from './http-connections.js';
 import { stdoutSink, type LogSink } from './request-log.js';
 
 /**
@@ -10,6 +11,13 @@ export interface ServerConfig {
   basePath?: string;
   /** Largest accepted request body in bytes (default 10 MiB); larger bodies get 413. */
   maxBody?: number;
+  /**
+   * A request, headers and body, must arrive within this many milliseconds (default 30 s); past it
+   * the answer is 408 and the connection closes. Answers and running queries are not bound by it.
+   */
+  bodyTimeoutMs?: number;
+  /** An idle keep-alive connection closes after this many milliseconds (default 72 s). */
+  keepAliveTimeoutMs?: number;
   /** Default and maximum time limit of a query, in milliseconds (default 60 s). */
   queryTimeoutMs?: number;
   /** Default and maximum time limit of an update, in milliseconds (default 300 s). */
@@ -58,6 +66,8 @@ export const DEFAULT_UPDATE_TIMEOUT_MS = 300_000;
 export interface ResolvedServerConfig {
   basePath: string;
   maxBody: number;
+  bodyTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   queryTimeoutMs: number;
   updateTimeoutMs: number;
   noGetUpdate: boolean;
@@ -75,6 +85,8 @@ export function resolveServerConfig(config: ServerConfig): ResolvedServerConfig 
   return {
     basePath: normalizeBasePath(config.basePath ?? ''),
     maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
+    bodyTimeoutMs: config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     queryTimeoutMs: config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
     updateTimeoutMs: config.updateTimeoutMs ?? DEFAULT_UPDATE_TIMEOUT_MS,
     noGetUpdate: config.noGetUpdate ?? false,

@@ -17,4 +17,11 @@ describe('errorResponse', () => {
     assert.equal(response.status, 500);
     assert.equal(response.body, 'CREATE: the graph <urn:g> already exists\n');
   });
+
+  it('marks every error body nosniff, whatever its format, since it may echo the request', () => {
+    for (const format of ['text', 'html', 'json', 'xml'] as const) {
+      const response = errorResponse(new EvaluationError('<script>alert(1)</script>'), format);
+      assert.equal(response.headers['x-content-type-options'], 'nosniff', format);
+    }
+  });
 });

@@ -27,6 +27,7 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  507: 'Insufficient Storage',
 };
 
 export function statusOf(error: unknown): number {
@@ -58,7 +59,8 @@ export function errorFormatFor(output: string | undefined): ErrorFormat {
 export function errorResponse(error: unknown, format: ErrorFormat): ErrorResponse {
   const status = statusOf(error);
   const message = messageOf(error, status);
-  const headers: Record<string, string> = {};
+  // The body may echo the request (a query's text, an Origin): never let a browser sniff it into a page.
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff' };
   if (error instanceof OverloadedError) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   if (error instanceof HttpError) Object.assign(headers, error.headers);
   const reason = REASONS[status] ?? 'Error';

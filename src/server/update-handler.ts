@@ -5,6 +5,7 @@ import type { ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { ClientGone } from './client-gone.js';
 import type { HandlerContext } from './handler-context.js';
+import { refuseCrossSiteWrite } from './write-origin.js';
 
 export async function answerUpdate(
   context: HandlerContext,
@@ -13,7 +14,9 @@ export async function answerUpdate(
   params: ProtocolParams,
   update: string | undefined,
 ): Promise<void> {
-  // Credentials first: a refused client learns nothing about its request, not even that it is empty.
+  // Where it comes from and credentials first: a refused client learns nothing about its request,
+  // not even that it is empty. (Forms on {base}/sparql are known to be updates only here.)
+  refuseCrossSiteWrite(context.config, request.headers);
   await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   if (update === undefined || update.trim() === '') {
     throw new ProtocolError(

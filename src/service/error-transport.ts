@@ -9,6 +9,7 @@ import {
   ProtocolError,
   QuiverError,
   ResourceLimitError,
+  StorageFullError,
   SyntaxError,
   TimeoutError,
 } from '../errors.js';
@@ -82,6 +83,8 @@ function rebuild(data: SerializedError): QuiverError {
       return new CancelledError(data.message);
     case 'ResourceLimitError':
       return new ResourceLimitError(data.message);
+    case 'StorageFullError':
+      return new StorageFullError(data.message);
     case 'OverloadedError':
       return new OverloadedError(data.message, data.retryAfterSeconds);
     default:

@@ -307,7 +307,8 @@ export class LocalService implements SparqlService {
     if (this.closing) return { status: 'unavailable', store: 'closed', writable: false };
     const open = this.storeReadable();
     const writable = open && this.writer.writable;
-    return { status: writable ? 'ok' : 'unavailable', store: open ? 'open' : 'closed', writable };
+    const problem = open && this.writer.diskFull ? 'the disk of the store is full' : undefined;
+    return { status: writable ? 'ok' : 'unavailable', store: open ? 'open' : 'closed', writable, ...(problem ? { problem } : {}) };
   }
 
   async metrics(): Promise<ServiceMetrics> {

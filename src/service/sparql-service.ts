@@ -159,6 +159,8 @@ export interface ServiceHealth {
   status: 'ok' | 'unavailable';
   store: 'open' | 'closed';
   writable: boolean;
+  /** Why the service is unavailable, when it can say (e.g. 'the disk of the store is full'). */
+  problem?: string;
   /** Remote mode: the endpoint the service forwards to, as last checked. */
   remote?: RemoteHealth;
 }

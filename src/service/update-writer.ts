@@ -12,7 +12,8 @@
  */
 import { rm } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import { CancelledError, EvaluationError, OverloadedError, TimeoutError, type QuiverError } from '../errors.js';
+import { CancelledError, EvaluationError, OverloadedError, StorageFullError, TimeoutError, type QuiverError } from '../errors.js';
+import { hasRoomToWrite } from '../store/storage-full.js';
 import { deserializeError } from './error-transport.js';
 import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
 import type { CancelSignal } from './sparql-service.js';
@@ -52,6 +53,8 @@ export class UpdateWriter {
   private current?: UpdateJob;
   private nextId = 1;
   private closing = false;
+  /** A write failed for want of space, and the disk has not had room since. */
+  private storageFull = false;
   private drained?: () => void;
 
   private constructor(
@@ -71,9 +74,15 @@ export class UpdateWriter {
     return new UpdateWriter(worker, control, ready.path, options);
   }
 
-  /** False once the writer is closing, or could not be restarted after a crash. */
+  /** False once the writer is closing, or could not be restarted after a crash, or while its disk is full. */
   get writable(): boolean {
-    return !this.closing;
+    return !this.closing && !this.diskFull;
+  }
+
+  /** Whether the store's disk is full: since a write failed for want of space, until there is room again. */
+  get diskFull(): boolean {
+    if (this.storageFull && hasRoomToWrite(this.storePath)) this.storageFull = false;
+    return this.storageFull;
   }
 
   /** Updates waiting or running. */
@@ -149,8 +158,14 @@ export class UpdateWriter {
     const job = this.current;
     if (!job || !('jobId' in reply) || reply.jobId !== job.id || reply.type === 'prepared') return;
     this.current = undefined;
-    if (reply.type === 'done') this.settle(job, undefined, reply.result);
-    else this.settle(job, job.stopReason ?? deserializeError(reply.error));
+    if (reply.type === 'done') {
+      this.settle(job, undefined, reply.result);
+    } else {
+      const error = job.stopReason ?? deserializeError(reply.error);
+      // Small writes may still fit in pages LMDB freed; the disk counts as full until it has room.
+      if (error instanceof StorageFullError) this.storageFull = true;
+      this.settle(job, error);
+    }
     this.pump();
   }
 

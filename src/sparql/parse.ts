@@ -13,6 +13,7 @@ import { placeholdersAreTerms, templateOf, withConstants, type Template } from '
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
+import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 
 export type { Algebra };
 
@@ -135,10 +136,11 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
 }
 
 function parseText(text: string, baseIri?: string): unknown {
+  checkTextLimits(text);
   try {
     return baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any);
   } catch (error) {
-    throw toSyntaxError(error, text);
+    throw isStackOverflow(error) ? nestingTooDeepError() : toSyntaxError(error, text);
   }
 }
 
@@ -148,7 +150,7 @@ function translate(toOperation: () => Algebra.Operation): Algebra.Operation {
   } catch (error) {
     // The translation rejects what the grammar alone lets through (e.g. relative IRIs without a
     // base, variables reused in SELECT): for a client that is still a malformed request.
-    throw new SyntaxError(messageOf(error));
+    throw isStackOverflow(error) ? nestingTooDeepError() : new SyntaxError(messageOf(error));
   }
 }
 

@@ -17,6 +17,7 @@ import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js'
 import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
+import { storageErrorOf } from './storage-full.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import { recoverInterruptedLoad, startStagedLoad, storeLooksEmpty, type StagedLoad } from './staged-load.js';
 import { StoreLock } from './store-lock.js';
@@ -104,6 +105,8 @@ export class LmdbQuadStore implements QuadStore {
         writer.finish();
         // Returning nothing: lmdb-js would defer the commit on a returned promise.
       });
+    } catch (error) {
+      throw storageErrorOf(error, this.path);
     } finally {
       writer?.abandon();
       context.writing = false;
@@ -124,6 +127,8 @@ export class LmdbQuadStore implements QuadStore {
         result = await fn(writer);
         writer.finish();
       });
+    } catch (error) {
+      throw storageErrorOf(error, this.path);
     } finally {
       writer?.abandon();
       context.writing = false;
