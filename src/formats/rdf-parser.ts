@@ -7,12 +7,13 @@
  */
 import type { EventEmitter } from 'node:events';
 import { createGunzip } from 'node:zlib';
-import { StreamParser } from 'n3';
+import { Lexer as N3Lexer, StreamParser } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError, SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { invalidIriInQuad } from '../rdf/iri-syntax.js';
 import { factory, type Quad, type Term } from '../rdf/terms.js';
 import { LineTracker } from './line-tracker.js';
 import { parseableRdfFormat } from './registry.js';
@@ -32,6 +33,12 @@ export interface ParseRdfOptions {
   gzip?: boolean;
   /** Quads per batch (default 1000). */
   batchSize?: number;
+  /**
+   * Every IRI of the document must be valid (RFC 3987, src/rdf/iri-syntax.ts): by default a quad
+   * with an invalid one fails the document with an RdfSyntaxError naming the line. Given this, such
+   * a quad is left out and reported here instead (`quiver load --lenient`).
+   */
+  skipInvalid?: (error: RdfSyntaxError) => void;
 }
 
 /** A syntax error in an RDF document. */
@@ -72,6 +79,8 @@ interface ParserSetup {
   /** Where quads come out. */
   parser: ParserStream;
   toSyntaxError: (error: Error) => Error;
+  /** The line the parser has reached (where the quad it just gave ends), when it knows. */
+  line: () => number | undefined;
 }
 
 function createParser(format: ParseableRdfFormat, baseIri: string | undefined): ParserSetup {
@@ -80,12 +89,15 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
     case 'trig':
     case 'ntriples':
     case 'nquads': {
-      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, factory }) as unknown as ParserStream;
-      return { entry: parser, parser, toSyntaxError: n3SyntaxError };
+      // Our own lexer, handed to the parser, only to read the line it has reached.
+      const lexer = new N3Lexer({ lineMode: format === 'ntriples' || format === 'nquads' });
+      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, factory, lexer } as never) as unknown as ParserStream;
+      return { entry: parser, parser, toSyntaxError: n3SyntaxError, line: () => (lexer as unknown as { _line?: number })._line };
     }
     case 'rdfxml': {
       const parser = new RdfXmlParser({ baseIRI: baseIri, dataFactory: scopedBlankNodeFactory(), trackPosition: true });
-      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError };
+      const line = (): number | undefined => (parser as unknown as { saxParser?: { line?: number } }).saxParser?.line;
+      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError, line };
     }
     case 'jsonld': {
       const parser = new JsonLdParser({
@@ -95,15 +107,18 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
       });
       const tracker = new LineTracker();
       tracker.pipe(parser as unknown as NodeJS.WritableStream);
+      // The JSON tokenizer reports no position in its messages, but counts bytes as it goes.
+      const position = (): { line: number; column?: number } | undefined => {
+        const offset = (parser as unknown as { jsonParser?: { offset?: number } }).jsonParser?.offset;
+        return typeof offset === 'number' && offset >= 0 ? tracker.position(offset) : undefined;
+      };
       const toSyntaxError = (error: Error): Error => {
         if (error instanceof QuiverSyntaxError) return error;
-        // The JSON tokenizer reports no position in its messages, but counts bytes as it goes.
-        const offset = (parser as unknown as { jsonParser?: { offset?: number } }).jsonParser?.offset;
-        const position = typeof offset === 'number' && offset >= 0 ? tracker.position(offset) : undefined;
+        const at = position();
         const message = `invalid JSON-LD: ${error.message.replace(/ at position \d+/, '')}`;
-        return new RdfSyntaxError(message, position?.line, position?.column);
+        return new RdfSyntaxError(message, at?.line, at?.column);
       };
-      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError };
+      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError, line: () => position()?.line };
     }
   }
 }
@@ -149,7 +164,8 @@ function xmlSyntaxError(error: Error): Error {
 }
 
 function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, options: ParseRdfOptions): AsyncIterable<Quad[]> {
-  const { entry, parser, toSyntaxError } = setup;
+  const { entry, parser, toSyntaxError, line } = setup;
+  const skipInvalid = options.skipInvalid;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const target = options.graph;
   const events = parser as unknown as EventEmitter & { pause(): void; resume(): void; isPaused(): boolean };
@@ -173,6 +189,13 @@ function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, 
       };
 
       events.on('data', (quad: Quad) => {
+        const invalid = invalidIriInQuad(quad);
+        if (invalid !== undefined) {
+          const error = new RdfSyntaxError(invalid, line());
+          if (skipInvalid === undefined) fail(error);
+          else skipInvalid(error);
+          return;
+        }
         batch.push(target !== undefined && quad.graph.termType === 'DefaultGraph' ? intoGraph(quad, target) : quad);
         if (batch.length >= batchSize) {
           ready.push(batch);

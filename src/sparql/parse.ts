@@ -11,6 +11,7 @@ import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
+import { withValidIris } from './text-iris.js';
 
 export type { Algebra };
 
@@ -132,7 +133,7 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
 
 function parseText(text: string, baseIri?: string): unknown {
   try {
-    return baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any);
+    return withValidIris(baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any), text, baseIri);
   } catch (error) {
     throw toSyntaxError(error, text);
   }
@@ -182,6 +183,7 @@ function prefixesOf(ast: any): Record<string, string> {
 
 /** Chevrotain's messages name the position in their text: "on line N" with a caret line, or an offset. */
 export function toSyntaxError(error: unknown, text: string): SyntaxError {
+  if (error instanceof SyntaxError) return error;
   const message = messageOf(error);
   const onLine = /^Parse error on line (\d+)\n[^\n]*\n(-*)\^\n([\s\S]*)$/.exec(message);
   if (onLine) {

@@ -4,9 +4,10 @@
  * loading these parsers costs ~150 ms of CPU and ~0.3 s before the first statement, which an
  * N-Triples or N-Quads load (parse-worker.ts's own line parser) does not need to pay.
  */
-import { StreamParser } from 'n3';
+import { Lexer, StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { parseRdf } from '../../formats/rdf-parser.js';
+import { invalidIriInQuad } from '../../rdf/iri-syntax.js';
 import { factory, termKey, type Quad } from '../../rdf/terms.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
@@ -45,10 +46,14 @@ function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {
 
 /** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
 async function parseTurtle(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory });
+  // Our own lexer, handed to the parser, only to read the line it has reached.
+  const lexer = new Lexer();
+  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory, lexer } as never);
   source.decompressed().pipe(parser as unknown as NodeJS.WritableStream);
   try {
     for await (const quad of parser as AsyncIterable<Quad>) {
+      const invalid = invalidIriInQuad(quad);
+      if (invalid !== undefined) throw Object.assign(new Error(invalid), { context: { line: (lexer as unknown as { _line?: number })._line } });
       addQuad(job, builder, quad);
       if (builder.statements % 1024 === 0) await builder.room();
     }
@@ -83,7 +88,9 @@ async function parseTurtleLeniently(job: ParseJob, builder: StatementBuilder, so
 }
 
 async function parseOther(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  for await (const batch of parseRdf(source.raw(), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024 })) {
+  // --lenient: a statement with an invalid IRI is skipped (other errors still stop these formats' parsers).
+  const skipInvalid = job.lenient ? (error: Error): void => builder.skip(error.message) : undefined;
+  for await (const batch of parseRdf(source.raw(), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024, skipInvalid })) {
     for (const quad of batch) addQuad(job, builder, quad);
     await builder.room();
   }
