@@ -79,8 +79,8 @@ interface ParserSetup {
   /** Where quads come out. */
   parser: ParserStream;
   toSyntaxError: (error: Error) => Error;
-  /** The line the parser has reached (where the quad it just gave ends), when it knows. */
-  line: () => number | undefined;
+  /** The error for a quad with an invalid IRI, naming its line where the parser knows it. */
+  invalidIri: (quad: Quad) => RdfSyntaxError | undefined;
 }
 
 function createParser(format: ParseableRdfFormat, baseIri: string | undefined): ParserSetup {
@@ -89,15 +89,14 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
     case 'trig':
     case 'ntriples':
     case 'nquads': {
-      // Our own lexer, handed to the parser, only to read the line it has reached.
-      const lexer = new N3Lexer({ lineMode: format === 'ntriples' || format === 'nquads' });
-      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, factory, lexer } as never) as unknown as ParserStream;
-      return { entry: parser, parser, toSyntaxError: n3SyntaxError, line: () => (lexer as unknown as { _line?: number })._line };
+      const checked = n3IriChecks(format === 'ntriples' || format === 'nquads');
+      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, ...checked.options } as never) as unknown as ParserStream;
+      return { entry: parser, parser, toSyntaxError: n3SyntaxError, invalidIri: checked.invalidIri };
     }
     case 'rdfxml': {
       const parser = new RdfXmlParser({ baseIRI: baseIri, dataFactory: scopedBlankNodeFactory(), trackPosition: true });
       const line = (): number | undefined => (parser as unknown as { saxParser?: { line?: number } }).saxParser?.line;
-      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError, line };
+      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError, invalidIri: checkedAt(line) };
     }
     case 'jsonld': {
       const parser = new JsonLdParser({
@@ -118,9 +117,35 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
         const message = `invalid JSON-LD: ${error.message.replace(/ at position \d+/, '')}`;
         return new RdfSyntaxError(message, at?.line, at?.column);
       };
-      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError, line: () => position()?.line };
+      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError, invalidIri: checkedAt(() => position()?.line) };
     }
   }
+}
+
+/** Checks each quad as it arrives, naming the line the parser has reached (where the quad's statement ends). */
+function checkedAt(line: () => number | undefined): (quad: Quad) => RdfSyntaxError | undefined {
+  return (quad) => {
+    const invalid = invalidIriInQuad(quad);
+    return invalid === undefined ? undefined : new RdfSyntaxError(invalid, line());
+  };
+}
+
+/**
+ * N3.js options that check each quad's IRIs as the parser makes it, when its lexer is on the
+ * statement's line (a stream hands quads on later, from its buffer): a data factory that notes
+ * the error of each invalid quad, and the lexer it reads the line from. `invalidIri` looks it up.
+ */
+export function n3IriChecks(lineMode: boolean): { options: { factory: RDF.DataFactory; lexer: N3Lexer }; invalidIri: (quad: Quad) => RdfSyntaxError | undefined } {
+  const lexer = new N3Lexer({ lineMode });
+  const errors = new WeakMap<Quad, RdfSyntaxError>();
+  const checking: RDF.DataFactory = Object.create(factory) as RDF.DataFactory;
+  checking.quad = ((subject, predicate, object, graph) => {
+    const quad = factory.quad(subject, predicate, object, graph);
+    const invalid = invalidIriInQuad(quad);
+    if (invalid !== undefined) errors.set(quad, new RdfSyntaxError(invalid, (lexer as unknown as { _line?: number })._line));
+    return quad;
+  }) as RDF.DataFactory['quad'];
+  return { options: { factory: checking, lexer }, invalidIri: (quad) => errors.get(quad) };
 }
 
 const N3_FORMAT_NAMES = { turtle: 'Turtle', trig: 'TriG', ntriples: 'N-Triples', nquads: 'N-Quads' } as const;
@@ -164,7 +189,7 @@ function xmlSyntaxError(error: Error): Error {
 }
 
 function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, options: ParseRdfOptions): AsyncIterable<Quad[]> {
-  const { entry, parser, toSyntaxError, line } = setup;
+  const { entry, parser, toSyntaxError, invalidIri } = setup;
   const skipInvalid = options.skipInvalid;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const target = options.graph;
@@ -189,11 +214,10 @@ function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, 
       };
 
       events.on('data', (quad: Quad) => {
-        const invalid = invalidIriInQuad(quad);
+        const invalid = invalidIri(quad);
         if (invalid !== undefined) {
-          const error = new RdfSyntaxError(invalid, line());
-          if (skipInvalid === undefined) fail(error);
-          else skipInvalid(error);
+          if (skipInvalid === undefined) fail(invalid);
+          else skipInvalid(invalid);
           return;
         }
         batch.push(target !== undefined && quad.graph.termType === 'DefaultGraph' ? intoGraph(quad, target) : quad);

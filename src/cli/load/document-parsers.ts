@@ -4,11 +4,10 @@
  * loading these parsers costs ~150 ms of CPU and ~0.3 s before the first statement, which an
  * N-Triples or N-Quads load (parse-worker.ts's own line parser) does not need to pay.
  */
-import { Lexer, StreamParser } from 'n3';
+import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../formats/rdf-parser.js';
-import { invalidIriInQuad } from '../../rdf/iri-syntax.js';
-import { factory, termKey, type Quad } from '../../rdf/terms.js';
+import { n3IriChecks, parseRdf } from '../../formats/rdf-parser.js';
+import { termKey, type Quad } from '../../rdf/terms.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
 import { StringDecoder } from 'node:string_decoder';
@@ -46,14 +45,13 @@ function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {
 
 /** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
 async function parseTurtle(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  // Our own lexer, handed to the parser, only to read the line it has reached.
-  const lexer = new Lexer();
-  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory, lexer } as never);
+  const checked = n3IriChecks(false);
+  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, ...checked.options } as never);
   source.decompressed().pipe(parser as unknown as NodeJS.WritableStream);
   try {
     for await (const quad of parser as AsyncIterable<Quad>) {
-      const invalid = invalidIriInQuad(quad);
-      if (invalid !== undefined) throw Object.assign(new Error(invalid), { context: { line: (lexer as unknown as { _line?: number })._line } });
+      const invalid = checked.invalidIri(quad);
+      if (invalid !== undefined) throw Object.assign(new Error(invalid.message.replace(/ \(line \d+\)$/, '')), { context: { line: invalid.line } });
       addQuad(job, builder, quad);
       if (builder.statements % 1024 === 0) await builder.room();
     }
