@@ -24,6 +24,7 @@ table.results tbody tr:nth-child(even){background:#fafafa}
 `;
 
 export function pageStart(options: HtmlOptions): string {
+  if (options.frame !== undefined) return options.frame.start;
   const title = escapeHtml(options.title ?? 'Query results');
   let head =
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
@@ -44,6 +45,7 @@ export function pageStart(options: HtmlOptions): string {
 export function pageEnd(options: HtmlOptions, summary: string): string {
   let line = summary;
   if (options.elapsedMs !== undefined) line += ' in ' + formatMilliseconds(options.elapsedMs());
+  if (options.frame !== undefined) return '<p class="summary">' + escapeHtml(line) + '</p>\n' + options.frame.end;
   let end = '<p class="summary">' + escapeHtml(line) + '</p>\n</main>\n';
   if (options.scriptHref !== undefined) {
     const nonce = options.nonce !== undefined ? ' nonce="' + escapeHtml(options.nonce) + '"' : '';

@@ -113,3 +113,61 @@ describe('parseRdf', () => {
     assert.throws(() => parseRdf('', 'text/html'), ProtocolError);
   });
 });
+
+describe('parseRdf and invalid IRIs (RFC 3987)', () => {
+  const INVALID = ['http://x.example/a#b#c', 'http://x.example/a%zz', 'http://[::1/a', 'http://x.example:8o/', 'http://x.example/[a]'];
+  /** A bad IRI on line 3 of each format (a datatype in N-Quads, a graph name in TriG). */
+  const DOCUMENTS: Record<string, (iri: string) => string> = {
+    turtle: (iri) => `@prefix ex: <http://x.example/> .\nex:s ex:p 1 .\nex:s ex:p <${iri}> .\nex:s ex:p 4 .\n`,
+    ntriples: (iri) => `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<${iri}> <http://x.example/p> "3" .\n`,
+    nquads: (iri) => `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<http://x.example/s> <http://x.example/p> "3"^^<${iri}> .\n`,
+    trig: (iri) => `<http://x.example/g> {\n<http://x.example/s> <http://x.example/p> 1 }\n<${iri}> { <http://x.example/s> <http://x.example/p> 3 }\n`,
+    rdfxml: (iri) =>
+      `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://x.example/">\n<rdf:Description rdf:about="http://x.example/s"><ex:p>1</ex:p></rdf:Description>\n<rdf:Description rdf:about="${iri}"><ex:p>3</ex:p></rdf:Description>\n</rdf:RDF>`,
+  };
+
+  it('refuses a document with an invalid IRI, naming the line, in every format', async () => {
+    for (const [format, document] of Object.entries(DOCUMENTS)) {
+      for (const iri of INVALID) {
+        const error = await rejection(collect(parseRdf(document(iri), format)));
+        assert.match(error.message, /^invalid IRI </, `${format} ${iri}`);
+        assert.equal(error.line, 3, `${format} ${iri}: ${error.message}`);
+      }
+    }
+  });
+
+  it('names the line of the statement in a stream read slowly (quads waiting in buffers)', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `<http://x.example/s${i}> <http://x.example/p> "${i}" .\n`);
+    lines[2500] = '<http://x.example/a#b#c> <http://x.example/p> "bad" .\n';
+    for (const format of ['ntriples', 'turtle']) {
+      const input = Readable.from(lines.map((line) => Buffer.from(line)));
+      const error = await rejection(
+        (async () => {
+          for await (const batch of parseRdf(input, format, { batchSize: 100 })) {
+            assert.ok(batch.length > 0);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        })(),
+      );
+      assert.equal(error.line, 2501, format);
+    }
+  });
+
+  it('skips the quad instead and reports it, when asked (quiver load --lenient)', async () => {
+    for (const [format, document] of Object.entries(DOCUMENTS)) {
+      const skipped: string[] = [];
+      const quads = await collect(parseRdf(document(INVALID[0]!), format, { skipInvalid: (error) => skipped.push(error.message) }));
+      assert.equal(skipped.length, 1, format);
+      assert.match(skipped[0]!, /second '#'.*\(line 3\)$/, format);
+      assert.ok(quads.length >= 1 && quads.every((q) => !q.subject.value.includes('#b#')), format);
+    }
+  });
+
+  it('reads odd but valid IRIs, and relative ones resolved against the base', async () => {
+    for (const iri of ['http://[::1]:8080/a', 'http://x.example:/p', 'http://x.example/caf\u00e9#', 'urn:isbn:0451450523', 'mailto:a@x.example', 'http://x.example/%C3%A9']) {
+      for (const [format, document] of Object.entries(DOCUMENTS)) assert.ok((await collect(parseRdf(document(iri), format))).length >= 2, `${format} ${iri}`);
+    }
+    const resolved = await collect(parseRdf('<a#> <../p> <c?d#e> .', 'turtle', { baseIri: 'http://[::1]/x/y' }));
+    assert.deepEqual([resolved[0]!.subject.value, resolved[0]!.predicate.value, resolved[0]!.object.value], ['http://[::1]/x/a#', 'http://[::1]/p', 'http://[::1]/x/c?d#e']);
+  });
+});

@@ -7,12 +7,13 @@
  */
 import type { EventEmitter } from 'node:events';
 import { createGunzip } from 'node:zlib';
-import { StreamParser } from 'n3';
+import { Lexer as N3Lexer, StreamParser } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError, SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { invalidIriInQuad } from '../rdf/iri-syntax.js';
 import { factory, type Quad, type Term } from '../rdf/terms.js';
 import { LineTracker } from './line-tracker.js';
 import { parseableRdfFormat } from './registry.js';
@@ -32,6 +33,12 @@ export interface ParseRdfOptions {
   gzip?: boolean;
   /** Quads per batch (default 1000). */
   batchSize?: number;
+  /**
+   * Every IRI of the document must be valid (RFC 3987, src/rdf/iri-syntax.ts): by default a quad
+   * with an invalid one fails the document with an RdfSyntaxError naming the line. Given this, such
+   * a quad is left out and reported here instead (`quiver load --lenient`).
+   */
+  skipInvalid?: (error: RdfSyntaxError) => void;
 }
 
 /** A syntax error in an RDF document. */
@@ -72,6 +79,8 @@ interface ParserSetup {
   /** Where quads come out. */
   parser: ParserStream;
   toSyntaxError: (error: Error) => Error;
+  /** The error for a quad with an invalid IRI, naming its line where the parser knows it. */
+  invalidIri: (quad: Quad) => RdfSyntaxError | undefined;
 }
 
 function createParser(format: ParseableRdfFormat, baseIri: string | undefined): ParserSetup {
@@ -80,12 +89,14 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
     case 'trig':
     case 'ntriples':
     case 'nquads': {
-      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, factory }) as unknown as ParserStream;
-      return { entry: parser, parser, toSyntaxError: n3SyntaxError };
+      const checked = n3IriChecks(format === 'ntriples' || format === 'nquads');
+      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, ...checked.options } as never) as unknown as ParserStream;
+      return { entry: parser, parser, toSyntaxError: n3SyntaxError, invalidIri: checked.invalidIri };
     }
     case 'rdfxml': {
       const parser = new RdfXmlParser({ baseIRI: baseIri, dataFactory: scopedBlankNodeFactory(), trackPosition: true });
-      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError };
+      const line = (): number | undefined => (parser as unknown as { saxParser?: { line?: number } }).saxParser?.line;
+      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError, invalidIri: checkedAt(line) };
     }
     case 'jsonld': {
       const parser = new JsonLdParser({
@@ -95,17 +106,46 @@ function createParser(format: ParseableRdfFormat, baseIri: string | undefined): 
       });
       const tracker = new LineTracker();
       tracker.pipe(parser as unknown as NodeJS.WritableStream);
+      // The JSON tokenizer reports no position in its messages, but counts bytes as it goes.
+      const position = (): { line: number; column?: number } | undefined => {
+        const offset = (parser as unknown as { jsonParser?: { offset?: number } }).jsonParser?.offset;
+        return typeof offset === 'number' && offset >= 0 ? tracker.position(offset) : undefined;
+      };
       const toSyntaxError = (error: Error): Error => {
         if (error instanceof QuiverSyntaxError) return error;
-        // The JSON tokenizer reports no position in its messages, but counts bytes as it goes.
-        const offset = (parser as unknown as { jsonParser?: { offset?: number } }).jsonParser?.offset;
-        const position = typeof offset === 'number' && offset >= 0 ? tracker.position(offset) : undefined;
+        const at = position();
         const message = `invalid JSON-LD: ${error.message.replace(/ at position \d+/, '')}`;
-        return new RdfSyntaxError(message, position?.line, position?.column);
+        return new RdfSyntaxError(message, at?.line, at?.column);
       };
-      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError };
+      return { entry: tracker, parser: parser as unknown as ParserStream, toSyntaxError, invalidIri: checkedAt(() => position()?.line) };
     }
   }
+}
+
+/** Checks each quad as it arrives, naming the line the parser has reached (where the quad's statement ends). */
+function checkedAt(line: () => number | undefined): (quad: Quad) => RdfSyntaxError | undefined {
+  return (quad) => {
+    const invalid = invalidIriInQuad(quad);
+    return invalid === undefined ? undefined : new RdfSyntaxError(invalid, line());
+  };
+}
+
+/**
+ * N3.js options that check each quad's IRIs as the parser makes it, when its lexer is on the
+ * statement's line (a stream hands quads on later, from its buffer): a data factory that notes
+ * the error of each invalid quad, and the lexer it reads the line from. `invalidIri` looks it up.
+ */
+export function n3IriChecks(lineMode: boolean): { options: { factory: RDF.DataFactory; lexer: N3Lexer }; invalidIri: (quad: Quad) => RdfSyntaxError | undefined } {
+  const lexer = new N3Lexer({ lineMode });
+  const errors = new WeakMap<Quad, RdfSyntaxError>();
+  const checking: RDF.DataFactory = Object.create(factory) as RDF.DataFactory;
+  checking.quad = ((subject, predicate, object, graph) => {
+    const quad = factory.quad(subject, predicate, object, graph);
+    const invalid = invalidIriInQuad(quad);
+    if (invalid !== undefined) errors.set(quad, new RdfSyntaxError(invalid, (lexer as unknown as { _line?: number })._line));
+    return quad;
+  }) as RDF.DataFactory['quad'];
+  return { options: { factory: checking, lexer }, invalidIri: (quad) => errors.get(quad) };
 }
 
 const N3_FORMAT_NAMES = { turtle: 'Turtle', trig: 'TriG', ntriples: 'N-Triples', nquads: 'N-Quads' } as const;
@@ -149,7 +189,8 @@ function xmlSyntaxError(error: Error): Error {
 }
 
 function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, options: ParseRdfOptions): AsyncIterable<Quad[]> {
-  const { entry, parser, toSyntaxError } = setup;
+  const { entry, parser, toSyntaxError, invalidIri } = setup;
+  const skipInvalid = options.skipInvalid;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const target = options.graph;
   const events = parser as unknown as EventEmitter & { pause(): void; resume(): void; isPaused(): boolean };
@@ -173,6 +214,12 @@ function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, 
       };
 
       events.on('data', (quad: Quad) => {
+        const invalid = invalidIri(quad);
+        if (invalid !== undefined) {
+          if (skipInvalid === undefined) fail(invalid);
+          else skipInvalid(invalid);
+          return;
+        }
         batch.push(target !== undefined && quad.graph.termType === 'DefaultGraph' ? intoGraph(quad, target) : quad);
         if (batch.length >= batchSize) {
           ready.push(batch);

@@ -50,6 +50,12 @@ export interface HtmlOptions {
   scriptHref?: string;
   /** The CSP nonce for the style block and the script element. */
   nonce?: string;
+  /**
+   * A page to write the results into, instead of the standalone results page: its start, then the
+   * table (or boolean) and the summary line, then its end. Both are markup, already escaped; the
+   * query, title, style and script options are then the frame's business and not written.
+   */
+  frame?: { start: string; end: string };
 }
 
 /** A collecting sink, for tests and for callers that want the text of a small result. */

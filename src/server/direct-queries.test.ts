@@ -31,9 +31,9 @@ async function exchange(origin: string, { method, path, headers, body }: Exchang
   return { status: response.status, headers: withoutPerPageValues(seen.join('\n')), body: withoutPerPageValues(await response.text()) };
 }
 
-/** An HTML page's nonce and the time it reports differ from one page to the next, and the two servers' ports. */
+/** An HTML page's nonce (in its policy, style and data block) and the time it reports differ from one page to the next, and the two servers' ports. */
 function withoutPerPageValues(text: string): string {
-  return text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/nonce(=|-)["']?[A-Za-z0-9+/=]+/g, 'nonce$1…').replace(/\d+(\.\d+)? ms\b/g, '… ms');
+  return text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/(nonce(?:=|-)["']?|"styleNonce":")[A-Za-z0-9+/=]+/g, '$1…').replace(/\d+(\.\d+)? ms\b/g, '… ms');
 }
 
 async function listening(service: LocalService, config: ServerConfig): Promise<{ app: FastifyInstance; origin: string }> {

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
 import { parseableRdfFormat } from '../formats/registry.js';
+import { iriSyntaxError } from '../rdf/iri-syntax.js';
 import type { GraphDocument, GraphName, SparqlService } from '../service/sparql-service.js';
 import { answerOptions } from './cors.js';
 import type { HandlerContext } from './handler-context.js';
@@ -78,7 +79,8 @@ export function targetGraph(request: FastifyRequest, mayBeNew = false): GraphNam
   if (isDefault) return null;
   if (graph === undefined && mayBeNew) return undefined;
   if (graph === undefined) throw new ProtocolError(`name the graph: ?default for the default graph, or ?graph=IRI`);
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/.test(graph)) throw new ProtocolError(`?graph needs an absolute IRI, not '${graph}'`);
+  const invalid = iriSyntaxError(graph);
+  if (invalid !== undefined) throw new ProtocolError(`?graph needs an absolute IRI, not '${graph}': ${invalid}`);
   return graph;
 }
 

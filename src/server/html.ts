@@ -10,6 +10,11 @@ export const PAGE_STYLE = `
   button { padding: 0.4rem 1.2rem; font-size: 1rem; }
   pre.error { background: #fff0f0; border: 1px solid #e0a0a0; padding: 1rem; white-space: pre-wrap; }
   nav a { margin-right: 1rem; }
+  table.results { border-collapse: collapse; font-size: 0.9rem; }
+  table.results th, table.results td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+  table.results th { background: #f0f0f0; }
+  .literal { white-space: pre-wrap; } .lang, .datatype { color: #777; font-size: 0.85em; } .bnode { color: #795da3; }
+  .iri { word-break: break-all; } .summary { color: #555; } .boolean { font-size: 1.2rem; font-weight: bold; }
 `;
 
 /**

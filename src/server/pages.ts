@@ -59,15 +59,48 @@ function navigation(paths: PagePaths): string {
 }
 
 export function queryPage(paths: PagePaths, options: PageOptions = {}, query = QUERY_EXAMPLES[0]!.text): RenderedPage {
+  return enhancedPage('SPARQL query', 'query', paths, options, queryForm(paths, query));
+}
+
+/**
+ * The query page around a query's HTML results: the same page as {@link queryPage}, its editor
+ * holding the query, split where the results go so that they can stream between its two halves.
+ * The results sit in `<section id="query-results">`, which the page script shows in its result view.
+ */
+export interface ResultsPageFrame {
+  /** Everything up to and including the opening of the results section. */
+  start: string;
+  /** The closing of the results section and the rest of the page. */
+  end: string;
+  contentSecurityPolicy: string;
+}
+
+export function queryResultsFrame(paths: PagePaths, options: PageOptions, query: string): ResultsPageFrame {
+  const page = enhancedPage('SPARQL query', 'query', paths, options, queryForm(paths, query) + RESULTS_SLOT);
+  const slot = page.html.indexOf(RESULTS_SLOT);
+  return {
+    start: page.html.slice(0, slot) + '\n<section id="query-results" class="query-results" aria-label="Results">\n',
+    end: '</section>' + page.html.slice(slot + RESULTS_SLOT.length),
+    contentSecurityPolicy: page.contentSecurityPolicy,
+  };
+}
+
+/** Where the results go. Unique in the page: every other `<` of it is markup, escaped text has none. */
+const RESULTS_SLOT = '<!--quiver-results-->';
+
+/**
+ * The plain form: without script it posts the query and gets the results page back. The newline
+ * after `<textarea>` is dropped by the HTML parser, so a query that starts with one keeps it.
+ */
+function queryForm(paths: PagePaths, query: string): string {
   const outputs = QUERY_OUTPUTS.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('');
-  const form = `<form id="sparql-form" method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
-<textarea name="query" rows="14" spellcheck="false" aria-label="SPARQL query">${escapeHtml(query)}</textarea>
+  return `<form id="sparql-form" method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
+<textarea name="query" rows="14" spellcheck="false" aria-label="SPARQL query">\n${escapeHtml(query)}</textarea>
 <div class="controls">
 <label>Results as <select name="output">${outputs}</select></label>
 <button type="submit">Run</button>
 </div>
 </form>`;
-  return enhancedPage('SPARQL query', 'query', paths, options, form);
 }
 
 export function updatePage(paths: PagePaths, options: PageOptions = {}, update = UPDATE_EXAMPLES[0]!.text): RenderedPage {

@@ -2,14 +2,15 @@
  * Running a query for an HTTP request: validate the protocol parameters, start the query, negotiate
  * the format once the kind of result is known, then stream it.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
 import type { CancelSignal, DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
+import type { HtmlOptions } from '../formats/serializer.js';
 import { ClientGone } from './client-gone.js';
 import { assertKnownOutput } from './negotiation.js';
+import { pageOptionsFor, queryResultsFrame } from './pages.js';
 import { explainRequested, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { discardPrepared, discardResult, prepareResult, serializeResult } from './result-body.js';
@@ -97,11 +98,18 @@ export async function queryAnswer(context: HandlerContext, request: ProtocolQuer
   }
   const prepared = await prepareResult(result);
   try {
-    const nonce = isHtml(format) ? randomBytes(12).toString('base64') : undefined;
-    const body = serializeResult(prepared, format.id, { query, nonce, elapsedMs: () => Date.now() - started });
+    const headers = resultHeaders(format);
+    const htmlOptions: HtmlOptions = { elapsedMs: () => Date.now() - started };
+    if (isHtml(format)) {
+      // The query page around the results, so the query can be edited and run again.
+      const frame = queryResultsFrame(context.paths, pageOptionsFor(context), query);
+      htmlOptions.frame = frame;
+      headers['content-security-policy'] = frame.contentSecurityPolicy;
+    }
+    const body = serializeResult(prepared, format.id, htmlOptions);
     const start = await startOfBody(body);
     // A small answer goes out in one write; a larger one streams on from where the start ends.
-    return { headers: resultHeaders(format), body: start.complete ? start.chunks.join('') : Readable.from(resumed(start, body), { objectMode: false }) };
+    return { headers, body: start.complete ? start.chunks.join('') : Readable.from(resumed(start, body), { objectMode: false }) };
   } catch (error) {
     await discardPrepared(prepared);
     throw error;

@@ -14,6 +14,7 @@ import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
+import { withValidIris } from './text-iris.js';
 
 export type { Algebra };
 
@@ -138,7 +139,7 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
 function parseText(text: string, baseIri?: string): unknown {
   checkTextLimits(text);
   try {
-    return baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any);
+    return withValidIris(baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any), text, baseIri);
   } catch (error) {
     throw isStackOverflow(error) ? nestingTooDeepError() : toSyntaxError(error, text);
   }
@@ -193,6 +194,7 @@ function prefixesOf(ast: any): Record<string, string> {
 
 /** Chevrotain's messages name the position in their text: "on line N" with a caret line, or an offset. */
 export function toSyntaxError(error: unknown, text: string): SyntaxError {
+  if (error instanceof SyntaxError) return error;
   const message = messageOf(error);
   const onLine = /^Parse error on line (\d+)\n[^\n]*\n(-*)\^\n([\s\S]*)$/.exec(message);
   if (onLine) {

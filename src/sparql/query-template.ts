@@ -12,6 +12,7 @@
  * separator): such queries are parsed whole.
  */
 import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { isAbsoluteIri } from '../rdf/iri-syntax.js';
 import { factory, type Literal, type Term } from '../rdf/terms.js';
 
 const MARK = 'x-quiver-param';
@@ -137,7 +138,7 @@ function matchLayout(layout: Layout, text: string): string[] | undefined {
     }
     if (content.includes(MARK) || content.includes(INTEGER_MARK)) return undefined;
     if (region === REGION_IRI) {
-      if (!IRIREF_CHARS.test(content) || !ABSOLUTE_IRI.test(content) || DOT_SEGMENT.test(content)) return undefined;
+      if (!IRIREF_CHARS.test(content) || !isAbsoluteIri(content) || DOT_SEGMENT.test(content)) return undefined;
       lastChecked = content;
     } else if (region === REGION_STRING_DOUBLE || region === REGION_STRING_SINGLE) {
       // The scan replaces only strings without escapes on one line, and takes an empty string
@@ -166,7 +167,6 @@ function integerPlaceholder(n: number): string {
 // The IRIREF token of the grammar: no space or control character (U+0000 to U+0020) inside.
 // eslint-disable-next-line no-control-regex
 const IRIREF = /<([^<>"{}|^`\\\u0000-\u0020]*)>/y;
-const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 /** Characters of names, prefixed names, variables and keywords (as far as this scan cares). */
 function isWordChar(code: number): boolean {
@@ -267,7 +267,8 @@ class ConstantScan {
     this.pos += match[0].length;
     const iri = match[1];
     const isDatatype = this.text.startsWith('^^', start - 2);
-    if (this.inBody && !isDatatype && ABSOLUTE_IRI.test(iri) && !DOT_SEGMENT.test(iri)) {
+    // Only valid IRIs become constants: an invalid one stays in the text, for the parse to refuse.
+    if (this.inBody && !isDatatype && isAbsoluteIri(iri) && !DOT_SEGMENT.test(iri)) {
       this.replace(start + 1, this.pos - 1, iriPlaceholder(this.constants.length), iri, REGION_IRI);
     }
   }

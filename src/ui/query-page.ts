@@ -43,6 +43,9 @@ for (const [name, label] of [['table', 'Table'], ['chart', 'Chart'], ['graph', '
 const downloads = el('div', { className: 'download-bar' });
 const panel = el('div', { className: 'view-panel', attrs: { role: 'tabpanel' } });
 shell.main.append(el('div', { className: 'result-bar' }, [tabBar, downloads]), panel);
+// A results page (the query answered as HTML) brings its results: shown where results go, until the next run.
+const serverResults = document.getElementById('query-results');
+if (serverResults !== null) panel.append(serverResults);
 
 let shown: Shown | undefined;
 let closeView: () => void = () => {};

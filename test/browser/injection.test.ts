@@ -2,7 +2,8 @@
  * Nothing a user or the data controls runs as script, on any HTML page, in a real browser:
  * script-bearing literals, IRIs, variable names, queries and error messages are put through the
  * query page (table, graph, plan, errors, a shared address), the update page, the server-side HTML
- * result pages (SELECT, CONSTRUCT), the HTML error pages and the 404 page. Each
+ * result pages (SELECT, CONSTRUCT; and the query page around them, its editor holding a
+ * script-bearing query, opened by a link or a plain form submit), the HTML error pages and the 404 page. Each
  * page must show the payloads as text, run none of them (no dialog, no flag set, no policy
  * violation for script), and carry a Content-Security-Policy.
  */
@@ -157,6 +158,32 @@ describe('no script from users or data runs on any HTML page', { skip: skipBrows
         for (const payload of [SCRIPT_LITERAL, IMG_LITERAL, SVG_LITERAL, TEXTAREA_LITERAL]) assert.ok(text.includes(payload), `shown as text: ${payload}`);
       });
     }
+  });
+
+  it('the results page (the query page around HTML results) shows a script-bearing query and results as text', async () => {
+    // The query's own text closes the textarea and the table, and opens script, if written unescaped.
+    const query = `SELECT ?s ?script ("${TEXTAREA_LITERAL.replace(/'/g, '')}" AS ?q) WHERE { ?s ?p ?script } # ${SVG_LITERAL}`;
+    for (const [path, text] of [
+      [`/sparql/select?${new URLSearchParams({ query, output: 'html' })}`, query],
+      [`/sparql/select?${new URLSearchParams({ query: `ASK { ?s ?p """${SCRIPT_LITERAL}""" }`, output: 'html' })}`, SCRIPT_LITERAL],
+      [`/sparql/select?${new URLSearchParams({ query: `DESCRIBE <${JAVASCRIPT_IRI}>`, output: 'html' })}`, JAVASCRIPT_IRI],
+    ]) {
+      await visit(path!, async (page) => {
+        await page.waitForSelector('.cm-content');
+        assert.ok((await page.textContent('.cm-content'))!.includes(text!), 'the editor holds the query as text');
+        await page.waitForSelector('.view-panel #query-results');
+      });
+    }
+    await visit('/sparql/select', async (page) => {
+      await page.evaluate(`{
+        const form = document.getElementById('sparql-form');
+        form.elements.namedItem('query').value = ${JSON.stringify(query)};
+        form.submit();
+      }`);
+      await page.waitForSelector('.view-panel #query-results table.results tbody tr');
+      const shown = await bodyText(page);
+      for (const payload of [SCRIPT_LITERAL, IMG_LITERAL, SVG_LITERAL]) assert.ok(shown.includes(payload), `shown as text: ${payload}`);
+    });
   });
 
   it('the HTML error pages and the 404 page escape what the request said', async () => {

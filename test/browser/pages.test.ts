@@ -239,6 +239,47 @@ describe('the browser pages', { skip: skipBrowser }, () => {
     await closeChecked();
   });
 
+  it('without script: the form posts the query, and the results page holds it to edit and post again', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(server.url('/sparql/select'));
+    await page.fill('textarea[name="query"]', `SELECT ?name WHERE { ?p <${EX}city> <${EX}Lyon> ; <${EX}name> ?name } ORDER BY ?name LIMIT 2`);
+    await Promise.all([page.waitForURL(server.url('/sparql/select')), page.click('button[type="submit"]')]);
+    await page.waitForSelector('#query-results table.results');
+    assert.deepEqual(await page.locator('#query-results tbody tr td').allTextContents(), ['Person 1', 'Person 10']);
+    assert.match(await page.inputValue('textarea[name="query"]'), /<http:\/\/example\.org\/Lyon>/, 'the query is in the form again');
+    await screenshot(page, 'results-page-without-script');
+
+    await page.fill('textarea[name="query"]', `ASK { ?p <${EX}city> <${EX}Nice> }`);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('#query-results p.boolean');
+    assert.equal(await page.textContent('#query-results p.boolean'), 'true');
+    assert.equal(await page.inputValue('textarea[name="query"]'), `ASK { ?p <${EX}city> <${EX}Nice> }`);
+    await context.close();
+  });
+
+  it('a results page from a plain form submit shows its table, then edits and reruns the query in place', async () => {
+    const { page } = await open('/sparql/select');
+    const query = `SELECT ?name WHERE { ?p <${EX}city> <${EX}Paris> ; <${EX}name> ?name } ORDER BY ?name LIMIT 2`;
+    // The form as a browser without script sends it: form.submit() skips the page script's handler.
+    await page.evaluate(`{
+      const form = document.getElementById('sparql-form');
+      form.elements.namedItem('query').value = ${JSON.stringify(query)};
+      form.submit();
+    }`);
+    await page.waitForSelector('#query-results table.results');
+    await page.waitForSelector('.cm-content');
+    assert.deepEqual(await page.locator('.view-panel #query-results tbody tr td').allTextContents(), ['Person 0', 'Person 12']);
+    assert.equal((await page.locator('.cm-line').allTextContents()).join('\n'), query, 'the editor holds the query');
+    await screenshot(page, 'results-page');
+
+    await typeInEditor(page, query.replace('Paris', 'Nice'));
+    assert.match(await runAndExpectSuccess(page), /^2 rows in /);
+    assert.equal(await page.locator('#query-results').count(), 0, "the server's table gave way to the new results");
+    assert.deepEqual(await page.locator('.view-panel table.results tbody tr td').allTextContents(), ['Person 11', 'Person 14']);
+    await closeChecked();
+  });
+
   it('runs an update and says it was carried out; marks an update syntax error', async () => {
     const { page } = await open('/sparql/update');
     await screenshot(page, 'update-page');

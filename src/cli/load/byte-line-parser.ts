@@ -23,6 +23,7 @@ const GT = 0x3e;
 const QUOTE = 0x22;
 const UNDERSCORE = 0x5f;
 const COLON = 0x3a;
+const SLASH = 0x2f;
 const HASH = 0x23;
 const DOT = 0x2e;
 const AT = 0x40;
@@ -199,16 +200,36 @@ export class ByteLineParser {
     return close;
   }
 
-  /** Checks the IRI of line[start, close), `<` included. */
+  /**
+   * Checks the IRI of line[start, close), `<` included. What the full IRI check (src/rdf/iri-syntax.ts)
+   * would have more to say about is left to the string parser, which makes it: `%` escapes, brackets,
+   * a second `#`, a port or user in the authority.
+   */
   private checkedIri(start: number, close: number): boolean {
     const line = this.line;
     let ascii = true;
+    let hashes = 0;
     for (let i = start + 1; i < close; i++) {
       const c = line[i];
       if (c <= SPACE || c === LT || c === QUOTE || c === 0x7b || c === 0x7d || c === 0x7c || c === CARET || c === 0x60 || c === BACKSLASH) return false;
+      if (c === 0x25 || c === 0x5b || c === 0x5d) return false;
+      if (c === 0x23) hashes++;
       if (c >= 0x80) ascii = false;
     }
-    return this.hasScheme(start + 1, close) && (ascii || isUtf8(line.subarray(start + 1, close)));
+    return hashes <= 1 && this.hasScheme(start + 1, close) && this.plainAuthority(start + 1, close) && (ascii || isUtf8(line.subarray(start + 1, close)));
+  }
+
+  /** Whether the authority, if the IRI has one, is a host alone (no `:port`, no `user@`). */
+  private plainAuthority(start: number, end: number): boolean {
+    const line = this.line;
+    let at = line.indexOf(COLON, start);
+    if (at < 0 || at + 2 >= end || line[at + 1] !== SLASH || line[at + 2] !== SLASH) return true;
+    for (at += 3; at < end; at++) {
+      const c = line[at];
+      if (c === SLASH || c === 0x3f || c === 0x23) return true;
+      if (c === COLON || c === 0x40) return false;
+    }
+    return true;
   }
 
   /** /^[A-Za-z][A-Za-z0-9+.-]*:/, as NQuadsLineParser checks for an absolute IRI. */

@@ -6,8 +6,8 @@
  */
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../formats/rdf-parser.js';
-import { factory, termKey, type Quad } from '../../rdf/terms.js';
+import { n3IriChecks, parseRdf } from '../../formats/rdf-parser.js';
+import { termKey, type Quad } from '../../rdf/terms.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
 import { StringDecoder } from 'node:string_decoder';
@@ -45,10 +45,13 @@ function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {
 
 /** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
 async function parseTurtle(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, factory });
+  const checked = n3IriChecks(false);
+  const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, ...checked.options } as never);
   source.decompressed().pipe(parser as unknown as NodeJS.WritableStream);
   try {
     for await (const quad of parser as AsyncIterable<Quad>) {
+      const invalid = checked.invalidIri(quad);
+      if (invalid !== undefined) throw Object.assign(new Error(invalid.message.replace(/ \(line \d+\)$/, '')), { context: { line: invalid.line } });
       addQuad(job, builder, quad);
       if (builder.statements % 1024 === 0) await builder.room();
     }
@@ -83,7 +86,9 @@ async function parseTurtleLeniently(job: ParseJob, builder: StatementBuilder, so
 }
 
 async function parseOther(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  for await (const batch of parseRdf(source.raw(), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024 })) {
+  // --lenient: a statement with an invalid IRI is skipped (other errors still stop these formats' parsers).
+  const skipInvalid = job.lenient ? (error: Error): void => builder.skip(error.message) : undefined;
+  for await (const batch of parseRdf(source.raw(), job.format, { baseIri: job.baseIri, gzip: job.gzip, batchSize: 1024, skipInvalid })) {
     for (const quad of batch) addQuad(job, builder, quad);
     await builder.room();
   }

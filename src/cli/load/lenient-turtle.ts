@@ -11,6 +11,7 @@
  * Short strings and IRIs cannot span lines, so a line break ends them (and marks the statement bad).
  */
 import { Parser } from 'n3';
+import { invalidIriInQuad } from '../../rdf/iri-syntax.js';
 import { factory, type Quad } from '../../rdf/terms.js';
 
 /** Statements parsed together while no error shows up. */
@@ -195,7 +196,7 @@ export class LenientTurtleParser {
     const parser = new Parser({ format: this.format, baseIRI: this.baseIri, factory, blankNodePrefix: 'L' });
     const text = this.preamble + statements.map((s) => s.text).join('\n');
     try {
-      return parser.parse(text) as Quad[];
+      return withValidIris(parser.parse(text) as Quad[]);
     } catch (error) {
       if (report) {
         const statement = statements[0]!;
@@ -206,6 +207,15 @@ export class LenientTurtleParser {
       return undefined;
     }
   }
+}
+
+/** A statement with an invalid IRI (RFC 3987) is an error like any other: skipped, with its line. */
+function withValidIris(quads: Quad[]): Quad[] {
+  for (const quad of quads) {
+    const invalid = invalidIriInQuad(quad);
+    if (invalid !== undefined) throw new Error(invalid);
+  }
+  return quads;
 }
 
 function isDirective(text: string): boolean {

@@ -4,6 +4,7 @@
  * where a general parser spends most of its time on line-based data. Being line-based, it can name
  * the line and column of an error and, in lenient mode, skip just the bad line.
  */
+import { iriSyntaxError } from '../../rdf/iri-syntax.js';
 import { xsd } from '../../rdf/vocabulary.js';
 
 /** The default graph's term key. */
@@ -152,6 +153,11 @@ export class NQuadsLineParser {
     if (!hasScheme(value)) {
       this.at = start;
       this.fail('relative IRI (N-Triples and N-Quads need absolute IRIs)');
+    }
+    const invalid = iriSyntaxError(value);
+    if (invalid !== undefined) {
+      this.at = start;
+      this.fail(`invalid IRI <${value}>: ${invalid}`);
     }
     this.at = end + 1;
     return value;

@@ -1,17 +1,6 @@
 /** IRI reference resolution (RFC 3986 section 5.2), for IRI()/URI() against the query's base. */
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-/** Characters an IRI may not contain (RFC 3987: no spaces, controls, or <>"{}|\^`). */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
-const FORBIDDEN = /[\u0000-\u0020<>"{}|\\^`\u007F]/;
-
-export function isValidIri(iri: string): boolean {
-  return SCHEME.test(iri) && !FORBIDDEN.test(iri);
-}
-
-export function hasForbiddenCharacters(iri: string): boolean {
-  return FORBIDDEN.test(iri);
-}
 
 interface Parts {
   scheme?: string;

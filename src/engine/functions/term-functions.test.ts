@@ -26,6 +26,19 @@ test('IRI and URI resolve against the base IRI', () => {
   assert.equal(attempt('iri', [lit('http://a/', 'en')]), 'error');
 });
 
+test('IRI and URI are errors for every kind of invalid IRI, before or after resolution', () => {
+  const withBase = ctx({ baseIri: 'http://example.org/a/b' });
+  for (const invalid of ['http://x.example/a#b#c', 'http://x.example/%zz', 'http://[::1', 'http://x.example:8o/', 'http://x.example/a b', 'http://x.example/[a]']) {
+    assert.equal(attempt('iri', [lit(invalid)]), 'error', invalid);
+    assert.equal(attempt('uri', [lit(invalid)], withBase), 'error', invalid);
+  }
+  for (const invalidReference of ['a#b#c', '%zz', 'a%4']) assert.equal(attempt('iri', [lit(invalidReference)], withBase), 'error', invalidReference);
+  for (const valid of ['http://[::1]:8080/', 'urn:isbn:0451450523', 'mailto:a@example.org', 'http://x.example/caf\u00e9#', 'http://x.example/%C3%A9']) {
+    assert.equal(call('iri', [lit(valid)]), `<${valid}>`);
+  }
+  assert.equal(call('iri', [lit('caf\u00e9#')], withBase), '<http://example.org/a/caf\u00e9#>');
+});
+
 test('BNODE() is fresh each call; BNODE(label) is the same node within one row', () => {
   const row = ctx();
   const a = callFunction('bnode', [], row);

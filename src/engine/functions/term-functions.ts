@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { factory, type Term } from '../../rdf/terms.js';
 import { ExpressionError, type FunctionContext } from './context.js';
-import { hasForbiddenCharacters, isValidIri, resolveIri } from './iri.js';
+import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
+import { resolveIri } from './iri.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
 import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
@@ -25,12 +26,13 @@ function str(term: Term): Term {
   throw new ExpressionError(`STR of ${describe(term)}`);
 }
 
+/** IRI()/URI(): the string resolved against the base; an invalid IRI (RFC 3987) is an error, so the variable stays unbound. */
 function iri(term: Term, ctx: FunctionContext): Term {
   if (term.termType === 'NamedNode') return term;
   const reference = simpleLiteralArgument(term);
-  if (hasForbiddenCharacters(reference)) throw new ExpressionError(`not an IRI: ${describe(term)}`);
   const resolved = resolveIri(reference, ctx.baseIri);
-  if (!isValidIri(resolved)) throw new ExpressionError(`not an absolute IRI: ${describe(term)}`);
+  const invalid = iriReferenceError(reference) ?? iriSyntaxError(resolved);
+  if (invalid !== undefined) throw new ExpressionError(`not an IRI: ${describe(term)}: ${invalid}`);
   return factory.namedNode(resolved);
 }
 
