@@ -15,6 +15,7 @@ import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 import { withValidIris } from './text-iris.js';
+import { positionOfOffset } from './text-position.js';
 
 export type { Algebra };
 
@@ -220,18 +221,6 @@ function summarize(detail: string): string {
   const firstLine = detail.split('\n')[0].trim();
   if (expectingMany) return `syntax error${found && found[1] ? ` at '${found[1]}'` : ''}`;
   return firstLine.length > 200 ? firstLine.slice(0, 200) + '…' : firstLine;
-}
-
-function positionOfOffset(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function messageOf(error: unknown): string {

@@ -15,6 +15,7 @@ import { Parser } from '@traqula/parser-sparql-1-1';
 import { AstFactory } from '@traqula/rules-sparql-1-1';
 import { SyntaxError } from '../errors.js';
 import { iriReferenceError } from '../rdf/iri-syntax.js';
+import { positionOfOffset } from './text-position.js';
 
 /** Returns the parsed tree when every IRI in it is valid; throws a SyntaxError naming the first that is not. */
 export function withValidIris<T>(ast: T, text: string, baseIri?: string): T {
@@ -100,16 +101,4 @@ function parseWithPositions(text: string, baseIri?: string): unknown {
 function sourceStart(node: Record<string, unknown>): number | undefined {
   const loc = node['loc'] as { sourceLocationType?: string; start?: number } | undefined;
   return loc?.sourceLocationType === 'source' && typeof loc.start === 'number' ? loc.start : undefined;
-}
-
-function positionOfOffset(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
