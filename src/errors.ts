@@ -1,14 +1,11 @@
 /**
- * Errors every layer may raise, each with the HTTP status the server answers it with. The server
- * maps by class, so lower layers never talk HTTP.
+ * Errors every layer may raise, and the library's callers catch by class. They know no HTTP: the
+ * server alone maps each class to a status code (server/error-response.ts).
  */
-export class QuiverError extends Error {
-  readonly status: number = 500;
-}
+export class QuiverError extends Error {}
 
 /** A query or update that does not parse; line and column are 1-based. */
 export class SyntaxError extends QuiverError {
-  override readonly status = 400;
   constructor(message: string, readonly line?: number, readonly column?: number) {
     super(line !== undefined ? `${message} (line ${line}, column ${column})` : message);
     this.name = 'SyntaxError';
@@ -17,7 +14,6 @@ export class SyntaxError extends QuiverError {
 
 /** A request that parses but breaks a rule of the protocol or of the language (e.g. a bad IRI). */
 export class ProtocolError extends QuiverError {
-  override readonly status = 400;
   constructor(message: string) {
     super(message);
     this.name = 'ProtocolError';
@@ -26,7 +22,6 @@ export class ProtocolError extends QuiverError {
 
 /** Evaluation failed: a failed update operation, an unreachable SERVICE, a broken LOAD. */
 export class EvaluationError extends QuiverError {
-  override readonly status = 500;
   constructor(message: string) {
     super(message);
     this.name = 'EvaluationError';
@@ -35,7 +30,6 @@ export class EvaluationError extends QuiverError {
 
 /** The request ran past its time limit and was stopped. */
 export class TimeoutError extends QuiverError {
-  override readonly status = 504;
   constructor(message = 'the request ran past its time limit') {
     super(message);
     this.name = 'TimeoutError';
@@ -44,7 +38,6 @@ export class TimeoutError extends QuiverError {
 
 /** The request was cancelled (its client went away); nobody reads the answer. */
 export class CancelledError extends QuiverError {
-  override readonly status = 499;
   constructor(message = 'the request was cancelled') {
     super(message);
     this.name = 'CancelledError';
@@ -53,7 +46,6 @@ export class CancelledError extends QuiverError {
 
 /** A query exceeded its memory budget (sorting, grouping, hash tables). */
 export class ResourceLimitError extends QuiverError {
-  override readonly status = 500;
   constructor(message: string) {
     super(message);
     this.name = 'ResourceLimitError';
@@ -62,7 +54,6 @@ export class ResourceLimitError extends QuiverError {
 
 /** The server has no room for the request now; try again later. */
 export class OverloadedError extends QuiverError {
-  override readonly status = 503;
   constructor(message = 'the server is busy; try again later', readonly retryAfterSeconds = 1) {
     super(message);
     this.name = 'OverloadedError';
@@ -74,9 +65,24 @@ export class OverloadedError extends QuiverError {
  * write was kept; writes succeed again once there is room. Answered 507 Insufficient Storage.
  */
 export class StorageFullError extends QuiverError {
-  override readonly status = 507;
   constructor(message: string) {
     super(message);
     this.name = 'StorageFullError';
+  }
+}
+
+/** The store cannot be opened: no store at the path (when one must exist), or the path is unusable. */
+export class StoreOpenError extends QuiverError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreOpenError';
+  }
+}
+
+/** A call on a store (or service) that has been closed. */
+export class StoreClosedError extends QuiverError {
+  constructor(message = 'the store is closed') {
+    super(message);
+    this.name = 'StoreClosedError';
   }
 }

@@ -6,7 +6,6 @@ import { QuiverError } from '../errors.js';
  * server can only cut it short.
  */
 export class SerializationError extends QuiverError {
-  override readonly status = 406;
   constructor(message: string) {
     super(message);
     this.name = 'SerializationError';

@@ -1,10 +1,23 @@
 /**
  * Turning any failure into a status code, headers and a body. Lower layers throw the classes of
- * src/errors.ts (each knows its status); Fastify's own errors carry `statusCode`; anything else is
+ * src/errors.ts (mapped to statuses here); Fastify's own errors carry `statusCode`; anything else is
  * an internal error (500) whose message is still shown, as the seed asks.
  */
-import { OverloadedError, QuiverError, ResourceLimitError } from '../errors.js';
+import {
+  CancelledError,
+  EvaluationError,
+  OverloadedError,
+  ProtocolError,
+  QuiverError,
+  ResourceLimitError,
+  StorageFullError,
+  StoreClosedError,
+  SyntaxError,
+  TimeoutError,
+} from '../errors.js';
 import { HttpError } from './http-error.js';
+import { SerializationError } from '../formats/serialization-error.js';
+import { RemoteEndpointError, RemoteTimeoutError } from '../service/remote-errors.js';
 import { escapeHtml, htmlPage } from './html.js';
 
 export type ErrorFormat = 'text' | 'html' | 'json' | 'xml';
@@ -30,8 +43,25 @@ const REASONS: Record<number, string> = {
   507: 'Insufficient Storage',
 };
 
+/** The status of each error class of the lower layers; a QuiverError not listed is a 500. */
+const STATUS_OF_ERROR: [new (...args: never[]) => QuiverError, number][] = [
+  [SyntaxError, 400],
+  [ProtocolError, 400],
+  [EvaluationError, 500],
+  [ResourceLimitError, 500],
+  [TimeoutError, 504],
+  [CancelledError, 499],
+  [OverloadedError, 503],
+  [StoreClosedError, 503],
+  [StorageFullError, 507],
+  [SerializationError, 406],
+  [RemoteEndpointError, 502],
+  [RemoteTimeoutError, 504],
+];
+
 export function statusOf(error: unknown): number {
-  if (error instanceof QuiverError) return error.status;
+  if (error instanceof HttpError) return error.status;
+  if (error instanceof QuiverError) return STATUS_OF_ERROR.find(([type]) => error instanceof type)?.[1] ?? 500;
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 600) return statusCode;
   return 500;

@@ -1,11 +1,11 @@
 /**
  * Errors only the HTTP layer raises (wrong media type, 405, 406, ...). Lower layers use the classes
- * of src/errors.ts; both carry the status the server answers with.
+ * of src/errors.ts, which error-response.ts maps to statuses; these carry theirs.
  */
 import { QuiverError } from '../errors.js';
 
 export class HttpError extends QuiverError {
-  override readonly status: number;
+  readonly status: number;
   constructor(
     status: number,
     message: string,

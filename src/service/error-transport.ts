@@ -10,6 +10,8 @@ import {
   QuiverError,
   ResourceLimitError,
   StorageFullError,
+  StoreClosedError,
+  StoreOpenError,
   SyntaxError,
   TimeoutError,
 } from '../errors.js';
@@ -85,6 +87,10 @@ function rebuild(data: SerializedError): QuiverError {
       return new ResourceLimitError(data.message);
     case 'StorageFullError':
       return new StorageFullError(data.message);
+    case 'StoreOpenError':
+      return new StoreOpenError(data.message);
+    case 'StoreClosedError':
+      return new StoreClosedError(data.message);
     case 'OverloadedError':
       return new OverloadedError(data.message, data.retryAfterSeconds);
     default:

@@ -8,7 +8,6 @@ import { ProtocolError, QuiverError } from '../errors.js';
 
 /** The remote endpoint could not be reached, failed, or answered something we cannot read. */
 export class RemoteEndpointError extends QuiverError {
-  override readonly status = 502;
   constructor(message: string) {
     super(message);
     this.name = 'RemoteEndpointError';
@@ -31,7 +30,6 @@ export function errorForRemoteStatus(status: number, statusText: string, body: s
 
 /** A time-out the remote reported itself (our own time limit gives a TimeoutError). */
 export class RemoteTimeoutError extends QuiverError {
-  override readonly status = 504;
   constructor(message: string) {
     super(message);
     this.name = 'RemoteTimeoutError';

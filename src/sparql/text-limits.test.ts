@@ -19,12 +19,11 @@ const NESTINGS: Record<string, (depth: number) => string> = {
 
 describe('SPARQL text limits', () => {
   for (const [name, nested] of Object.entries(NESTINGS)) {
-    it(`parses ${name} nested to the limit, and refuses them one deeper with a 400 naming the limit`, () => {
+    it(`parses ${name} nested to the limit, and refuses them one deeper with a syntax error naming the limit`, () => {
       parseQuery(nested(MAX_NESTING_DEPTH));
       for (const depth of [MAX_NESTING_DEPTH + 2, 1000, 100_000]) {
         const error = thrown(() => parseQuery(nested(depth)));
         assert.ok(error instanceof SyntaxError, `${name} at ${depth}: ${String(error)}`);
-        assert.equal(error.status, 400);
         assert.match(error.message, new RegExp(`nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`));
       }
     });

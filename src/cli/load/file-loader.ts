@@ -70,7 +70,6 @@ export interface FileLoadResult extends LoadProgress {
 
 /** Bad data in a loaded file: the message names the file, line and column. */
 export class LoadSyntaxError extends QuiverError {
-  override readonly status = 400;
   constructor(
     readonly file: string,
     readonly reason: string,
