@@ -3,12 +3,9 @@
  * The `quiver` command: a subcommand per job. Exit codes: 0 done, 1 the request failed, 2 the
  * command line was wrong.
  */
+import { readFileSync } from 'node:fs';
 import { QuiverError } from '../errors.js';
 import { UsageError } from './options.js';
-import { queryCommand, updateCommand } from './run-commands.js';
-import { serve } from './serve-command.js';
-import { loadCommand } from './load-command.js';
-import { dumpCommand } from './dump-command.js';
 
 const USAGE = `Usage: quiver <command> [options]
 
@@ -19,18 +16,25 @@ Commands:
   load      load RDF files into a store            (quiver load --help)
   dump      write a store's contents as RDF        (quiver dump --help)
 
+quiver --version prints the version.
 Every serve option also reads an environment variable: --port → QUIVER_PORT, --store → QUIVER_STORE, ...
 `;
 
 type Command = (args: string[], env: NodeJS.ProcessEnv) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  serve,
-  query: queryCommand,
-  update: updateCommand,
-  load: loadCommand,
-  dump: dumpCommand,
+/** Each command's module is loaded only when it runs: `quiver query` need not load the HTTP server. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve-command.js')).serve,
+  query: async () => (await import('./run-commands.js')).queryCommand,
+  update: async () => (await import('./run-commands.js')).updateCommand,
+  load: async () => (await import('./load-command.js')).loadCommand,
+  dump: async () => (await import('./dump-command.js')).dumpCommand,
 };
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -38,12 +42,17 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`quiver ${version()}\n`);
+    return 0;
+  }
+  const loadCommand = COMMANDS[name];
+  if (!loadCommand) {
     process.stderr.write(`unknown command '${name}'\n\n${USAGE}`);
     return 2;
   }
   try {
+    const command = await loadCommand();
     return await command(args, process.env);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { createLocalService } from '../service/local-service.js';
+import { openQuiver } from '../library/index.js';
 import type { QueryResult } from '../service/sparql-service.js';
 import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/registry.js';
 import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
@@ -25,12 +25,12 @@ export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, HELP_
 
 export const QUERY_HELP = helpText(
   'Usage: quiver query [--store DIR] [--format F] QUERY|-',
-  'Runs a SPARQL query against the store and writes the result to stdout ("-" reads the query from stdin; "@FILE" reads it from a file).',
+  'Runs a SPARQL query against an existing store and writes the result to stdout ("-" reads the query from stdin; "@FILE" reads it from a file).',
   QUERY_OPTIONS,
 );
 export const UPDATE_HELP = helpText(
   'Usage: quiver update [--store DIR] UPDATE|-',
-  'Runs a SPARQL update against the store as one transaction ("-" reads it from stdin; "@FILE" from a file).',
+  'Runs a SPARQL update against the store (created when missing) as one transaction ("-" reads it from stdin; "@FILE" from a file).',
   UPDATE_OPTIONS,
 );
 
@@ -42,13 +42,14 @@ export async function queryCommand(args: string[], env: NodeJS.ProcessEnv): Prom
   }
   const query = await requestText(positionals, 'query');
   const format = stringOption(values, 'format');
-  const service = await createLocalService({ store: stringOption(values, 'store'), workers: 1 });
+  // A query reads a store: a path that holds none is a mistake, not a new empty store.
+  const store = await openQuiver({ path: stringOption(values, 'store'), create: false, workers: 1 });
   try {
     const timeout = positiveNumber(values, 'timeout');
-    const result = await service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    const result = await store.service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
     await writeResult(result, format);
   } finally {
-    await service.close();
+    await store.close();
   }
   return 0;
 }
@@ -60,12 +61,12 @@ export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     return 0;
   }
   const update = await requestText(positionals, 'update');
-  const service = await createLocalService({ store: stringOption(values, 'store'), workers: 1 });
+  const store = await openQuiver({ path: stringOption(values, 'store'), workers: 1 });
   try {
     const timeout = positiveNumber(values, 'timeout');
-    await service.update({ update, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    await store.update(update, { timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
   } finally {
-    await service.close();
+    await store.close();
   }
   return 0;
 }

@@ -22,6 +22,7 @@ export async function runGraphStoreWrite(
   if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph));
   const quads = await parseDocuments(message, checkStop);
   checkStop();
+  if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads));
   return store.write((writer) => {
     const graph = graphId(writer, message.graph);
     const existed = graph === DEFAULT_GRAPH_ID || writer.hasNamedGraph(graph);
@@ -43,6 +44,23 @@ async function parseDocuments(message: GraphStoreMessage, checkStop: () => void)
     }
   }
   return quads;
+}
+
+/** A load into the store as a whole: a quad of a named graph creates that graph. */
+function addInTheirGraphs(writer: StoreWriter, quads: Quad[]): GraphWriteResult {
+  let created = false;
+  for (const quad of quads) {
+    let graph = DEFAULT_GRAPH_ID;
+    if (quad.graph.termType !== 'DefaultGraph') {
+      graph = writer.intern(quad.graph);
+      if (!writer.hasNamedGraph(graph)) {
+        writer.createGraph(graph);
+        created = true;
+      }
+    }
+    writer.add(writer.intern(quad.subject), writer.intern(quad.predicate), writer.intern(quad.object), graph);
+  }
+  return { created };
 }
 
 function graphId(writer: StoreWriter, graph: string | null): TermId {

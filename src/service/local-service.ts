@@ -196,7 +196,7 @@ export class LocalService implements SparqlService {
       defaultGraphUris: request.defaultGraphUris,
       namedGraphUris: request.namedGraphUris,
       deadline: Date.now() + effectiveTimeout(this.settings.queryTimeoutMs, request.timeoutMs),
-      memoryBudget: this.settings.queryMemoryBudget,
+      memoryBudget: smallerBudget(this.settings.queryMemoryBudget, request.memoryBudget),
       fetchSettings: this.settings.fetchSettings,
       allowService: this.settings.allowService,
       explain: request.explain,
@@ -254,12 +254,17 @@ export class LocalService implements SparqlService {
     return this.graphStoreWrite('post', graph, [documents].flat(), limits) as Promise<GraphWriteResult>;
   }
 
+  /** Adds the documents' quads, into `graph` when it is given, else each into the graph the document gives it. */
+  loadDocuments(documents: GraphDocument[], graph: GraphName | undefined, limits: RequestLimits = {}): Promise<GraphWriteResult> {
+    return this.graphStoreWrite(graph === undefined ? 'load' : 'post', graph ?? null, documents, limits) as Promise<GraphWriteResult>;
+  }
+
   deleteGraph(graph: GraphName, limits: RequestLimits = {}): Promise<boolean> {
     return this.graphStoreWrite('delete', graph, [], limits) as Promise<boolean>;
   }
 
   private graphStoreWrite(
-    operation: 'put' | 'post' | 'delete',
+    operation: 'put' | 'post' | 'delete' | 'load',
     graph: GraphName,
     documents: GraphDocument[],
     limits: RequestLimits,
@@ -374,6 +379,12 @@ async function diskUsage(directory: string): Promise<number> {
     if (info.isFile()) bytes += info.blocks !== undefined ? info.blocks * 512 : info.size;
   }
   return bytes;
+}
+
+/** A request may lower the service's memory budget, never raise it. */
+function smallerBudget(service: number | undefined, request: number | undefined): number | undefined {
+  if (service === undefined) return request;
+  return request === undefined ? service : Math.min(service, request);
 }
 
 function shuttingDown(): OverloadedError {

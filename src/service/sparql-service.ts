@@ -30,6 +30,8 @@ export interface QueryRequest extends RequestLimits {
   baseIri?: string;
   /** Return the evaluation plan with estimated and actual row counts. */
   explain?: boolean;
+  /** Memory budget of this query in bytes; it may lower the service's budget, not raise it. */
+  memoryBudget?: number;
   /**
    * The formats the caller would answer in, per kind of result, when it knows them before the query
    * runs (the HTTP layer does, from Accept and `output`): a service may then return a small result

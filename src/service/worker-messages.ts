@@ -106,7 +106,8 @@ export interface CancelUpdateMessage {
 export interface GraphStoreMessage {
   type: 'graphStore';
   jobId: number;
-  operation: 'put' | 'post' | 'delete';
+  /** 'load': like 'post', but with `graph` null each quad keeps the graph its document gives it. */
+  operation: 'put' | 'post' | 'delete' | 'load';
   graph: string | null;
   documents: { text: string; contentType: string; baseIri?: string }[];
   deadline: number;

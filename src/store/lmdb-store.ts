@@ -7,7 +7,7 @@
  * `readOnly: true`. Each open handle also holds a shared claim (store-lock.ts), so that a staged load,
  * the one writer that spans several transactions, runs only while nothing else has the store open.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
@@ -29,6 +29,11 @@ const MAX_READERS = 1024;
 
 export function openStore(options: StoreOptions): QuadStore {
   return LmdbQuadStore.open(options);
+}
+
+/** Whether a store directory holds a store already (opening any other path creates one there). */
+export function storeExists(path: string): boolean {
+  return existsSync(join(path, 'data.mdb'));
 }
 
 export class LmdbQuadStore implements QuadStore {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,7 @@ describe('quiver update and query', () => {
   it('report a syntax error on stderr with exit code 1', async () => {
     const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
     try {
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'CLEAR DEFAULT']);
       await assert.rejects(
         run(process.execPath, [MAIN, 'query', '--store', store, 'SELECT * {']),
         (error: any) => error.code === 1 && /line 1/.test(error.stderr),
@@ -105,6 +107,17 @@ describe('quiver update and query', () => {
     } finally {
       await rm(store, { recursive: true, force: true });
     }
+  });
+
+  it('query a directory that holds no store: an error naming the path, and nothing created', async () => {
+    const missing = join(tmpdir(), `quiver-cli-missing-${process.pid}`);
+    await assert.rejects(run(process.execPath, [MAIN, 'query', '--store', missing, 'ASK {}']), (error: any) => error.code === 1 && error.stderr.includes(`no Quiver store at ${missing}`));
+    assert.equal(existsSync(missing), false);
+  });
+
+  it('print the version with --version', async () => {
+    const { stdout } = await run(process.execPath, [MAIN, '--version']);
+    assert.match(stdout, /^quiver \d+\.\d+\.\d+\n$/);
   });
 
   it('load and dump refuse a wrong command line with exit code 2 (their suites are under test/cli-load)', async () => {

@@ -1,0 +1,316 @@
+/**
+ * Quiver as a library: a persistent SPARQL store that a program opens like a database. It is the
+ * same service `quiver serve` puts behind HTTP (queries on worker threads, updates through one
+ * writer, each request one transaction), offered as typed calls and as an RDF/JS `Store`, so
+ * RDF/JS tools (and Comunica) can use it directly.
+ */
+import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import type * as RDF from '@rdfjs/types';
+import { ProtocolError, StoreClosedError, StoreOpenError } from '../errors.js';
+import { parseableRdfFormat, rdfFormatForFileName } from '../formats/registry.js';
+import { createQuadsSerializer } from '../formats/serializers.js';
+import type { ParseableRdfFormat } from '../formats/serializer.js';
+import { createLocalService, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
+import type { QueryExplanation, QueryRequest } from '../service/sparql-service.js';
+import { storeExists } from '../store/lmdb-store.js';
+import { factory } from '../rdf/terms.js';
+import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
+import { deleteDataUpdate, graphName, matchQuery, quadOfSolution, removeMatchesUpdate, type TermPattern } from './quad-patterns.js';
+
+export interface OpenOptions {
+  /** The store directory. Created when missing, unless `create: false`. */
+  path?: string;
+  /** A throw-away store in a temporary directory, removed by close(). */
+  memory?: boolean;
+  /** false: the store must exist already; opening a directory that holds none is a StoreOpenError, and creates nothing. Default true. */
+  create?: boolean;
+  /** Worker threads that evaluate queries (at once). Default: one per core. */
+  workers?: number;
+  /** Default time limits, in milliseconds (a call's `timeoutMs` may lower them). */
+  queryTimeoutMs?: number;
+  updateTimeoutMs?: number;
+  /** Memory budget of each query in bytes (sorts, groups, hash tables, fetched data). Default: none but the worker's heap. */
+  queryMemory?: number;
+  /** Whether SPARQL LOAD and SERVICE may fetch from the network. Default true. */
+  allowLoad?: boolean;
+  allowService?: boolean;
+  /** The only directory whose files SPARQL LOAD may read (file: IRIs). Default: none. */
+  loadDir?: string;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Time limit of this call in milliseconds (at most the store's own). */
+  timeoutMs?: number;
+  /** Stops the call (a CancelledError) when aborted. */
+  signal?: AbortSignal;
+  /** Base IRI for relative IRIs in the text. */
+  baseIri?: string;
+}
+
+export interface QueryOptions extends CallOptions {
+  /** The dataset: replaces the query's FROM and FROM NAMED when either is given. */
+  defaultGraphs?: string[];
+  namedGraphs?: string[];
+  /** Memory budget of this query in bytes (at most the store's own). */
+  memoryBudget?: number;
+}
+
+export interface UpdateOptions extends CallOptions {
+  /** The dataset of the update's WHERE: replaces USING and USING NAMED (and WITH) when either is given. */
+  usingGraphs?: string[];
+  usingNamedGraphs?: string[];
+}
+
+export interface LoadOptions extends CallOptions {
+  /** The format: a name (turtle, ntriples, nquads, trig, jsonld, rdfxml) or a media type. A file's is taken from its name when omitted. */
+  format?: string;
+  /** The graph the triples go into (an IRI); without it each quad goes where the document puts it, triples into the default graph. */
+  graph?: string;
+}
+
+export interface DumpOptions {
+  /** nquads (default), trig, turtle, ntriples, jsonld or rdfxml; triple formats write one graph. */
+  format?: ParseableRdfFormat;
+  /** Only this graph (an IRI, or null for the default graph). */
+  graph?: string | null;
+}
+
+/** Opens (or creates) a store. Close it with close() when done. */
+export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore> {
+  if (!options.memory && options.create === false) {
+    const path = options.path ?? './data';
+    if (!storeExists(path)) throw new StoreOpenError(`no Quiver store at ${path}`);
+  }
+  const settings: LocalServiceOptions = {
+    store: options.memory ? undefined : (options.path ?? './data'),
+    memory: options.memory,
+    workers: options.workers,
+    queryTimeoutMs: options.queryTimeoutMs,
+    updateTimeoutMs: options.updateTimeoutMs,
+    queryMemoryBudget: options.queryMemory,
+    allowLoad: options.allowLoad,
+    allowService: options.allowService,
+    loadDir: options.loadDir,
+  };
+  try {
+    return new QuiverStore(await createLocalService(settings));
+  } catch (error) {
+    if (error instanceof Error && !(error instanceof StoreOpenError)) throw new StoreOpenError(`cannot open the store: ${error.message}`);
+    throw error;
+  }
+}
+
+export class QuiverStore implements RDF.Store {
+  private closed = false;
+
+  constructor(private readonly localService: LocalService) {}
+
+  /** The service behind the store, for `serveStore` (and anything that speaks SparqlService). */
+  get service(): LocalService {
+    this.refuseWhenClosed();
+    return this.localService;
+  }
+
+  async query(text: string, options: QueryOptions = {}): Promise<QueryAnswer> {
+    this.refuseWhenClosed();
+    const result = await this.localService.query(queryRequest(text, options));
+    if (result.kind === 'explain') throw new ProtocolError('an explanation was not asked for');
+    return answerOf(result);
+  }
+
+  /** A SELECT query's solutions; any other form of query is a ProtocolError. */
+  async select(text: string, options?: QueryOptions): Promise<SelectAnswer> {
+    return expectAnswer(await this.query(text, options), 'bindings', 'SELECT');
+  }
+
+  async ask(text: string, options?: QueryOptions): Promise<boolean> {
+    return expectAnswer<AskAnswer>(await this.query(text, options), 'boolean', 'ASK').value;
+  }
+
+  /** A CONSTRUCT or DESCRIBE query's quads. */
+  async construct(text: string, options?: QueryOptions): Promise<QuadsAnswer> {
+    return expectAnswer(await this.query(text, options), 'quads', 'CONSTRUCT or DESCRIBE');
+  }
+
+  /** The query's plan, run to the end: each operator with its estimated and actual rows and time. */
+  async explain(text: string, options: QueryOptions = {}): Promise<QueryExplanation> {
+    this.refuseWhenClosed();
+    const result = await this.localService.query({ ...queryRequest(text, options), explain: true });
+    if (result.kind !== 'explain') throw new ProtocolError('the service gave no explanation');
+    return result.explanation;
+  }
+
+  /** Runs an update as one transaction: all of it is applied, or (on any error) none. */
+  async update(text: string, options: UpdateOptions = {}): Promise<void> {
+    this.refuseWhenClosed();
+    await this.localService.update({
+      update: text,
+      baseIri: options.baseIri,
+      usingGraphUris: options.usingGraphs,
+      usingNamedGraphUris: options.usingNamedGraphs,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+  }
+
+  /** Adds RDF given as text, bytes or a stream, in one transaction. */
+  async load(data: string | Uint8Array | NodeJS.ReadableStream, options: LoadOptions & { format: string }): Promise<void> {
+    this.refuseWhenClosed();
+    const format = parseableRdfFormat(options.format);
+    if (format === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(options.format)}`);
+    const text = typeof data === 'string' ? data : data instanceof Uint8Array ? Buffer.from(data).toString('utf8') : await streamText(data);
+    await this.localService.loadDocuments([{ text, contentType: format, baseIri: options.baseIri }], options.graph, options);
+  }
+
+  /** Adds an RDF file (gzipped too, by its `.gz` name), in one transaction. For files larger than memory use `quiver load`. */
+  async loadFile(path: string, options: LoadOptions = {}): Promise<void> {
+    const byName = rdfFormatForFileName(path);
+    const format = options.format ?? byName?.format;
+    if (format === undefined) throw new ProtocolError(`cannot tell the RDF format of ${path} from its name; give options.format`);
+    const bytes = await readFile(path);
+    await this.load(byName?.gzip ? gunzipSync(bytes) : bytes, { ...options, format });
+  }
+
+  /** The store's quads (or one graph's), from one snapshot. */
+  quads(options: Pick<DumpOptions, 'graph'> = {}): AsyncIterable<RDF.Quad> {
+    const graph = options.graph === undefined ? undefined : options.graph === null ? factory.defaultGraph() : factory.namedNode(options.graph);
+    return this.matchAll(null, null, null, graph);
+  }
+
+  /** The store (or one graph) written as RDF, in chunks of text. */
+  async *dump(options: DumpOptions = {}): AsyncGenerator<string> {
+    const format = options.format ?? 'nquads';
+    let chunks: string[] = [];
+    const serializer = createQuadsSerializer(format, { write: (chunk) => chunks.push(chunk) });
+    serializer.begin({});
+    let batch: RDF.Quad[] = [];
+    const graph = options.graph !== undefined ? options.graph : isQuadFormat(format) ? undefined : null;
+    for await (const quad of this.quads({ graph })) {
+      batch.push(quad);
+      if (batch.length === DUMP_BATCH) {
+        serializer.quads(batch);
+        batch = [];
+        yield chunks.join('');
+        chunks = [];
+      }
+    }
+    serializer.quads(batch);
+    serializer.end();
+    yield chunks.join('');
+  }
+
+  // ---- RDF/JS Source and Store ----
+
+  /** The quads that match, as an RDF/JS stream that is also an async iterable. */
+  match(subject?: TermPattern, predicate?: TermPattern, object?: TermPattern, graph?: TermPattern): RDF.Stream<RDF.Quad> & AsyncIterable<RDF.Quad> {
+    return Readable.from(this.matchAll(subject, predicate, object, graph)) as unknown as RDF.Stream<RDF.Quad> & AsyncIterable<RDF.Quad>;
+  }
+
+  /** Adds the stream's quads in one transaction; the emitter signals 'end' or 'error'. */
+  import(stream: RDF.Stream<RDF.Quad>): EventEmitter {
+    return settled(async () => {
+      const quads = await collect(stream);
+      if (quads.length > 0) await this.load(nquadsOf(quads), { format: 'nquads' });
+    });
+  }
+
+  /** Removes the stream's quads in one transaction (quads with blank nodes cannot be named: a ProtocolError). */
+  remove(stream: RDF.Stream<RDF.Quad>): EventEmitter {
+    return settled(async () => {
+      const quads = await collect(stream);
+      if (quads.length > 0) await this.update(deleteDataUpdate(quads));
+    });
+  }
+
+  removeMatches(subject?: TermPattern, predicate?: TermPattern, object?: TermPattern, graph?: TermPattern): EventEmitter {
+    return settled(async () => this.update(removeMatchesUpdate(subject, predicate, object, graph)));
+  }
+
+  /** Removes a named graph (or empties the default graph). */
+  deleteGraph(graph: RDF.Quad_Graph | string): EventEmitter {
+    return settled(async () => {
+      this.refuseWhenClosed();
+      await this.localService.deleteGraph(graphName(graph));
+    });
+  }
+
+  /** Waits for running calls (up to a limit), then closes the store. Later calls get a StoreClosedError. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.localService.close();
+  }
+
+  private async *matchAll(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): AsyncGenerator<RDF.Quad> {
+    const pattern = [subject, predicate, object, graph];
+    const answer = await this.select(matchQuery(subject, predicate, object, graph));
+    for await (const solution of answer) yield quadOfSolution(solution, pattern);
+  }
+
+  private refuseWhenClosed(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+}
+
+const DUMP_BATCH = 8192;
+
+function isQuadFormat(format: ParseableRdfFormat): boolean {
+  return format === 'nquads' || format === 'trig' || format === 'jsonld';
+}
+
+function queryRequest(text: string, options: QueryOptions): QueryRequest {
+  return {
+    query: text,
+    baseIri: options.baseIri,
+    defaultGraphUris: options.defaultGraphs,
+    namedGraphUris: options.namedGraphs,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    memoryBudget: options.memoryBudget,
+  };
+}
+
+function expectAnswer<A extends QueryAnswer>(answer: QueryAnswer, type: A['type'], form: string): A {
+  if (answer.type !== type) throw new ProtocolError(`expected a ${form} query`);
+  return answer as A;
+}
+
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function nquadsOf(quads: RDF.Quad[]): string {
+  const chunks: string[] = [];
+  const serializer = createQuadsSerializer('nquads', { write: (chunk) => chunks.push(chunk) });
+  serializer.begin({});
+  serializer.quads(quads);
+  serializer.end();
+  return chunks.join('');
+}
+
+async function collect(stream: RDF.Stream<RDF.Quad>): Promise<RDF.Quad[]> {
+  const quads: RDF.Quad[] = [];
+  for await (const quad of stream as unknown as AsyncIterable<RDF.Quad>) quads.push(quad);
+  return quads;
+}
+
+/**
+ * The RDF/JS way of saying a write is done: an emitter that emits 'end', or 'error'. An error
+ * nobody listens for is not thrown (that would end the process), so listen for it.
+ */
+function settled(work: () => Promise<void>): EventEmitter {
+  const emitter = new EventEmitter();
+  work().then(
+    () => emitter.emit('end'),
+    (error: unknown) => {
+      if (emitter.listenerCount('error') > 0) emitter.emit('error', error);
+    },
+  );
+  return emitter;
+}
