@@ -1,7 +1,8 @@
 /**
  * Which formats exist, by name, media type and file extension, for each kind of query. The server
  * negotiates (Accept with q-values) over {@link mediaTypesFor}; everything else is a look-up here.
- * The `output` names and media types follow the Formats table of the HTTP spec.
+ * The `output` names and media types follow the Formats table of the HTTP spec, plus the names that
+ * common clients send for the same formats (SPARQLWrapper's `n3`, `rdf`, `rdf+xml`, `json-ld`).
  */
 import type { ParseableRdfFormat, RdfFormat, ResultsFormat } from './serializer.js';
 
@@ -52,12 +53,13 @@ export const RESULTS_FORMATS: readonly ResultsFormatInfo[] = [
 
 /** In preference order: the first is the default, and wins ties in negotiation. */
 export const RDF_FORMATS: readonly RdfFormatInfo[] = [
-  entry('rdf', 'turtle', ['turtle', 'ttl'], ['text/turtle', 'application/x-turtle'], 'ttl'),
+  // N3 is a superset of Turtle: a client asking for N3 reads Turtle.
+  entry('rdf', 'turtle', ['turtle', 'ttl', 'n3'], ['text/turtle', 'application/x-turtle'], 'ttl'),
   entry('rdf', 'ntriples', ['ntriples', 'nt'], ['application/n-triples', 'text/plain'], 'nt'),
   entry('rdf', 'nquads', ['nquads', 'nq'], ['application/n-quads', 'text/x-nquads'], 'nq'),
   entry('rdf', 'trig', ['trig'], ['application/trig', 'application/x-trig'], 'trig'),
-  entry('rdf', 'jsonld', ['jsonld', 'json'], ['application/ld+json', 'application/json'], 'jsonld'),
-  entry('rdf', 'rdfxml', ['rdfxml', 'xml'], ['application/rdf+xml'], 'rdf'),
+  entry('rdf', 'jsonld', ['jsonld', 'json', 'json-ld'], ['application/ld+json', 'application/json'], 'jsonld'),
+  entry('rdf', 'rdfxml', ['rdfxml', 'xml', 'rdf', 'rdf+xml'], ['application/rdf+xml'], 'rdf'),
   entry('rdf', 'html', ['html'], ['text/html', 'application/xhtml+xml'], 'html'),
 ];
 

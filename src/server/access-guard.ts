@@ -9,8 +9,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthorizationInput, ResolvedServerConfig } from './config.js';
 import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, SPARQL_UPDATE_MEDIA_TYPE } from './media-type.js';
-import { prefersHtml } from './negotiation.js';
-import { parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol-params.js';
+import { wantsHtml } from './negotiation.js';
+import { outputValues, parseUrlEncoded, rawQueryString, type ProtocolParams } from './protocol-params.js';
 import type { ServerRoutes } from './server-routes.js';
 
 /** What a request needs: update credentials, query credentials, nothing, or a look at its body. */
@@ -89,9 +89,7 @@ function carriesRequest(request: RequestShape, names: string[]): boolean {
 function wantsPage(request: RequestShape): boolean {
   const params = paramsOf(request.queryString);
   if (params === undefined) return false;
-  const output = params.all('output')[0]?.trim().toLowerCase();
-  if (output !== undefined) return output === 'html' || output === 'text/html';
-  return prefersHtml(request.accept);
+  return wantsHtml(outputValues(params), request.accept);
 }
 
 function paramsOf(queryString: string): ProtocolParams | undefined {

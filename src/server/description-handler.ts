@@ -10,7 +10,7 @@ import { HttpError } from './http-error.js';
 import { negotiate, prefersHtml } from './negotiation.js';
 import { varyOnAccept } from './query-handler.js';
 import { pageOptionsFor, queryPage, sendPage } from './pages.js';
-import type { ProtocolParams } from './protocol-params.js';
+import { outputValues, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl } from './request-context.js';
 import { OUTPUT_VOCABULARY, RDF_FORMATS, contentTypeOf, type ResultFormat } from './result-formats.js';
 import { describeService, SD_PREFIXES } from './service-description.js';
@@ -30,7 +30,7 @@ export async function answerQueryPageOrDescription(
   reply: FastifyReply,
   params: ProtocolParams,
 ): Promise<void> {
-  const format = chooseDescriptionFormat(params.single('output'), request.headers.accept);
+  const format = chooseDescriptionFormat(outputValues(params), request.headers.accept);
   varyOnAccept(reply);
   if (format === HTML_PAGE) {
     return sendPage(reply, queryPage(context.paths, pageOptionsFor(context)));
@@ -52,11 +52,11 @@ export async function answerQueryPageOrDescription(
   return reply.type(contentTypeOf(format)).send(sink.text);
 }
 
-function chooseDescriptionFormat(output: string | undefined, accept: string | undefined): ResultFormat {
-  if (output !== undefined) return negotiate([...RDF_FORMATS, HTML_PAGE], output, undefined, OUTPUT_VOCABULARY) as ResultFormat;
+function chooseDescriptionFormat(outputs: readonly string[], accept: string | undefined): ResultFormat {
+  if (outputs.length > 0) return negotiate([...RDF_FORMATS, HTML_PAGE], outputs, undefined, OUTPUT_VOCABULARY) as ResultFormat;
   if (prefersHtml(accept)) return HTML_PAGE;
   try {
-    return negotiate(RDF_FORMATS, undefined, accept, OUTPUT_VOCABULARY) as ResultFormat;
+    return negotiate(RDF_FORMATS, [], accept, OUTPUT_VOCABULARY) as ResultFormat;
   } catch (error) {
     if (error instanceof HttpError && error.status === 406) return RDF_FORMATS[0]!;
     throw error;

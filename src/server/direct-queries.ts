@@ -31,7 +31,7 @@ import { errorFormatFor, errorResponse, statusOf, type ErrorFormat } from './err
 import { htmlProtection } from './html.js';
 import type { HandlerContext } from './handler-context.js';
 import { isForm, parseMediaType, SPARQL_QUERY_MEDIA_TYPE, type MediaType } from './media-type.js';
-import { decodeUtf8, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
+import { decodeUtf8, outputValues, parseUrlEncoded, ProtocolParams } from './protocol-params.js';
 import { queryAnswer, withVary, type QueryAnswer } from './query-handler.js';
 import { runObserved, type FinishedRequest, type RequestObservation } from './request-log.js';
 import { acceptableResultFormat, isHtml } from './result-formats.js';
@@ -68,7 +68,7 @@ export class DirectQueries {
     const endpoint: EndpointName | undefined = path === this.context.paths.select ? 'select' : path === this.context.paths.single ? 'sparql' : undefined;
     if (endpoint === undefined) return false;
     const params = mark < 0 ? new ProtocolParams() : urlParamsOrUndefined(url.slice(mark + 1));
-    if (params === undefined || mayBeHtml(params.all('output')[0], request.headers.accept)) return false;
+    if (params === undefined || mayBeHtml(outputValues(params), request.headers.accept)) return false;
     if (method === 'GET') {
       // GET {base}/sparql redirects, and a GET without `query` is a page or the service description.
       if (endpoint !== 'select' || !params.has('query') || hasBody(request)) return false;
@@ -130,14 +130,14 @@ export class DirectQueries {
       await this.context.config.authorizeQuery?.({ method, path: request.url ?? '', headers: request.headers });
       let query: string | undefined;
       if (bodyType === undefined) {
-        errorFormat = errorFormatFor(params.all('output')[0]);
+        errorFormat = errorFormatFor(outputValues(params)[0]);
         query = params.single('query');
       } else {
         const body = { type: bodyType, text: decodeUtf8(await bodyOf(request)) };
         try {
           query = selectPostQuery(params, body);
         } finally {
-          errorFormat = errorFormatFor(params.all('output')[0]);
+          errorFormat = errorFormatFor(outputValues(params)[0]);
         }
       }
       const answer = await queryAnswer(this.context, {
@@ -219,9 +219,9 @@ function send(response: ServerResponse, cors: Readonly<Record<string, string>>, 
 }
 
 /** Whether the answer to these `output` and Accept values could be an HTML page (left to Fastify, with its page headers). */
-function mayBeHtml(output: string | undefined, accept: string | undefined): boolean {
+function mayBeHtml(outputs: readonly string[], accept: string | undefined): boolean {
   return RESULT_KINDS.some((kind) => {
-    const format = acceptableResultFormat(kind, output, accept);
+    const format = acceptableResultFormat(kind, outputs, accept);
     return format !== undefined && isHtml(format);
   });
 }

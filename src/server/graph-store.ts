@@ -18,6 +18,7 @@ import { answerOptions } from './cors.js';
 import type { HandlerContext } from './handler-context.js';
 import { HttpError, unsupportedMediaType } from './http-error.js';
 import { negotiate } from './negotiation.js';
+import { outputValues } from './protocol-params.js';
 import { ClientGone } from './client-gone.js';
 import { varyOnAccept } from './query-handler.js';
 import { absoluteUrl, readBody, urlParams, type RequestBody } from './request-context.js';
@@ -31,6 +32,7 @@ const ALLOW = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 const GRAPH_VOCABULARY = {
   names: RDF_FORMATS.flatMap((f) => f.outputNames),
   mediaTypes: RDF_FORMATS.flatMap((f) => [f.mediaType, ...f.alsoAccepts]),
+  kinds: [RDF_FORMATS],
 };
 /** Formats that carry named graphs, for the whole dataset; TriG first (the default). */
 const DATASET_FORMATS = ['trig', 'nquads'].map((id) => RDF_FORMATS.find((f) => f.id === id)!);
@@ -96,8 +98,8 @@ async function getGraph(context: HandlerContext, request: FastifyRequest, reply:
   await context.config.authorizeQuery?.({ method: request.method, path: request.url, headers: request.headers });
   if (namesNoGraph(request)) return getDataset(context, request, reply);
   const graph = targetGraph(request)!;
-  const output = urlParams(request).single('output');
-  const format = negotiate(RDF_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
+  const outputs = outputValues(urlParams(request));
+  const format = negotiate(RDF_FORMATS, outputs, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
   const cancel = ClientGone.watching(reply.raw);
   const result = await serviceOf(context).getGraph(graph, { timeoutMs: context.config.queryTimeoutMs, signal: cancel });
   if (result === undefined) throw new HttpError(404, `no graph <${graph}> in the store`);
@@ -117,8 +119,8 @@ function namesNoGraph(request: FastifyRequest): boolean {
 }
 
 async function getDataset(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const output = urlParams(request).single('output');
-  const format = negotiate(DATASET_FORMATS, output, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
+  const outputs = outputValues(urlParams(request));
+  const format = negotiate(DATASET_FORMATS, outputs, request.headers.accept, GRAPH_VOCABULARY) as ResultFormat;
   const cancel = ClientGone.watching(reply.raw);
   const result = await context.service.query({ query: DATASET_QUERY, timeoutMs: context.config.queryTimeoutMs, signal: cancel });
   const prepared = await prepareResult(quadsOf(result));

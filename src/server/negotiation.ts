@@ -23,49 +23,103 @@ export interface OutputVocabulary {
   names: string[];
   /** Every media type `output` accepts for some kind of result. */
   mediaTypes: string[];
+  /**
+   * The candidates of each kind of result (SELECT/ASK, CONSTRUCT/DESCRIBE): values that name one
+   * format of some kind ask for the same thing (`xml` and `application/rdf+xml`, for CONSTRUCT).
+   */
+  kinds: readonly (readonly Candidate[])[];
 }
 
 /**
- * The format to answer with, or an error: 400 for an `output` the server does not know at all,
- * 406 for a known format that does not fit this result (csv for CONSTRUCT) or an unsatisfiable Accept.
+ * The format to answer with, or an error. `outputs` are the values of the format parameters
+ * (`output` and its aliases, see protocol-params.ts): empty, the Accept header decides. A value the
+ * server does not know at all, or values that name different formats, are a 400; a known format
+ * that does not fit this result (csv for CONSTRUCT) or an unsatisfiable Accept is a 406.
  */
 export function negotiate(
-  candidates: Candidate[],
-  output: string | undefined,
+  candidates: readonly Candidate[],
+  outputs: readonly string[],
   accept: string | undefined,
   vocabulary: OutputVocabulary,
 ): Candidate {
-  if (output !== undefined) return byOutputParameter(candidates, output, vocabulary);
+  if (outputs.length > 0) return byOutputParameters(candidates, outputs, vocabulary);
   return byAcceptHeader(candidates, accept);
 }
 
-/** Checks an `output` value before the query runs, so a typo costs no evaluation. */
-export function assertKnownOutput(output: string | undefined, vocabulary: OutputVocabulary): void {
-  if (output === undefined) return;
-  const value = output.trim().toLowerCase();
-  const known = value.includes('/') ? vocabulary.mediaTypes.includes(value) : vocabulary.names.includes(value);
-  if (!known) {
+/**
+ * Checks the format parameters before the query runs, so that a typo or a contradiction costs no
+ * evaluation: every value must be known, and all of them must name one format for some kind of result.
+ */
+export function assertPossibleOutput(outputs: readonly string[], vocabulary: OutputVocabulary): void {
+  for (const value of outputs) assertKnownOutput(value, vocabulary);
+  if (outputs.length > 1 && !vocabulary.kinds.some((kind) => oneCandidateNamedBy(kind, outputs) !== undefined)) {
     throw new ProtocolError(
-      `unknown output format '${output}'; allowed values: ${vocabulary.names.join(', ')} (or one of the media types ${vocabulary.mediaTypes.join(', ')})`,
+      `the parameters output, format and results ask for different result formats (${outputs.map((v) => `'${v}'`).join(', ')}); name one`,
     );
   }
 }
 
-function byOutputParameter(candidates: Candidate[], output: string, vocabulary: OutputVocabulary): Candidate {
-  assertKnownOutput(output, vocabulary);
-  const value = output.trim().toLowerCase();
-  const found = value.includes('/')
-    ? candidates.find((c) => c.mediaType === value || c.alsoAccepts.includes(value))
-    : candidates.find((c) => c.outputNames.includes(value));
-  if (!found) {
-    throw notAcceptable(
-      `output '${output}' does not fit this kind of result; possible here: ${candidates.flatMap((c) => c.outputNames.slice(0, 1)).join(', ')}`,
+function assertKnownOutput(value: string, vocabulary: OutputVocabulary): void {
+  const known = alternativesOf(value).some((name) => (name.includes('/') ? vocabulary.mediaTypes : vocabulary.names).includes(name));
+  if (!known) {
+    throw new ProtocolError(
+      `unknown output format '${value}'; allowed values: ${vocabulary.names.join(', ')} (or one of the media types ${vocabulary.mediaTypes.join(', ')})`,
     );
+  }
+}
+
+function byOutputParameters(candidates: readonly Candidate[], outputs: readonly string[], vocabulary: OutputVocabulary): Candidate {
+  assertPossibleOutput(outputs, vocabulary);
+  const misfit = outputs.find((value) => candidateNamedBy(candidates, value) === undefined);
+  const found = misfit === undefined ? oneCandidateNamedBy(candidates, outputs) : undefined;
+  if (!found) {
+    const what = misfit === undefined ? `the formats ${outputs.map((v) => `'${v}'`).join(', ')} do` : `output '${misfit}' does`;
+    throw notAcceptable(`${what} not fit this kind of result; possible here: ${candidates.flatMap((c) => c.outputNames.slice(0, 1)).join(', ')}`);
   }
   return found;
 }
 
-function byAcceptHeader(candidates: Candidate[], accept: string | undefined): Candidate {
+/** The candidate every value names, when they all name the same one. */
+function oneCandidateNamedBy(candidates: readonly Candidate[], outputs: readonly string[]): Candidate | undefined {
+  const named = new Set(outputs.map((value) => candidateNamedBy(candidates, value)));
+  const [only] = named;
+  return named.size === 1 ? only : undefined;
+}
+
+/** The candidate a value names: a short name or a media type, or the first of a comma-separated list that is one. */
+function candidateNamedBy(candidates: readonly Candidate[], value: string): Candidate | undefined {
+  for (const name of alternativesOf(value)) {
+    const found = name.includes('/')
+      ? candidates.find((c) => c.mediaType === name || c.alsoAccepts.includes(name))
+      : candidates.find((c) => c.outputNames.includes(name));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A value's names, lower case, without media type parameters. SPARQLWrapper sends its Accept list
+ * as a value (`application/ld+json,application/x-json+ld`): each entry is an alternative.
+ */
+function alternativesOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.split(';')[0]!.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+}
+
+/** Whether the format parameters ask for HTML (all of them), or else the Accept header is a browser's. */
+export function wantsHtml(outputs: readonly string[], accept: string | undefined): boolean {
+  if (outputs.length > 0) return outputs.every(namesHtml);
+  return prefersHtml(accept);
+}
+
+function namesHtml(value: string): boolean {
+  const name = alternativesOf(value)[0];
+  return name === 'html' || name === 'text/html';
+}
+
+function byAcceptHeader(candidates: readonly Candidate[], accept: string | undefined): Candidate {
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return candidates[0]!;
   let best: Candidate | undefined;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlEncoded, rawQueryString } from './protocol-params.js';
+import { outputValues, parseUrlEncoded, rawQueryString } from './protocol-params.js';
 
 describe('parseUrlEncoded', () => {
   it('keeps repeated parameters, decodes + and UTF-8 escapes', () => {
@@ -25,5 +25,15 @@ describe('rawQueryString', () => {
   it('returns the query string exactly as sent', () => {
     assert.equal(rawQueryString('/sparql?query=a%20b&x=+'), 'query=a%20b&x=+');
     assert.equal(rawQueryString('/sparql'), '');
+  });
+});
+
+describe('outputValues', () => {
+  it('gathers output and the aliases clients send beside it, dropping empty values', () => {
+    // What Python's SPARQLWrapper sends for TSV: the short name in three parameters, then its Accept.
+    const sparqlWrapper = parseUrlEncoded('query=ASK{}&format=tsv&format=text/tab-separated-values&output=tsv&output=text/tab-separated-values&results=tsv&results=', 'test');
+    assert.deepEqual(outputValues(sparqlWrapper), ['tsv', 'text/tab-separated-values', 'tsv', 'text/tab-separated-values', 'tsv']);
+    assert.deepEqual(outputValues(parseUrlEncoded('format=xml', 'test')), ['xml']);
+    assert.deepEqual(outputValues(parseUrlEncoded('query=ASK{}&output=', 'test')), []);
   });
 });

@@ -50,6 +50,21 @@ export class ProtocolParams {
   }
 }
 
+/**
+ * The parameters that name the result format. `output` is the contract's; `format` (Virtuoso's) and
+ * `results` are what clients such as Python's SPARQLWrapper send beside it, all three at once.
+ */
+export const OUTPUT_PARAMETERS: readonly string[] = ['output', 'format', 'results'];
+
+/**
+ * Every value of the format parameters, in order. Several may ask for the same format (SPARQLWrapper
+ * sends `output=tsv&output=text/tab-separated-values`); negotiation refuses values that disagree.
+ * An empty value asks for nothing (SPARQLWrapper sends one where its Accept is any type; a form's blank choice).
+ */
+export function outputValues(params: ProtocolParams): string[] {
+  return OUTPUT_PARAMETERS.flatMap((name) => params.all(name)).filter((value) => value.trim() !== '');
+}
+
 /** `explain=true` asks for the evaluation plan instead of the result; `false` or absent: a normal query. */
 export function explainRequested(params: ProtocolParams): boolean {
   const value = params.single('explain');

@@ -9,9 +9,9 @@ import { ProtocolError } from '../errors.js';
 import type { CancelSignal, DocumentFormat, DocumentFormats, QueryExplanation, QueryResult } from '../service/sparql-service.js';
 import type { HtmlOptions } from '../formats/serializer.js';
 import { ClientGone } from './client-gone.js';
-import { assertKnownOutput } from './negotiation.js';
+import { assertPossibleOutput } from './negotiation.js';
 import { pageOptionsFor, queryResultsFrame } from './pages.js';
-import { explainRequested, type ProtocolParams } from './protocol-params.js';
+import { explainRequested, outputValues, type ProtocolParams } from './protocol-params.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { discardPrepared, discardResult, prepareResult, serializeResult } from './result-body.js';
 import {
@@ -71,8 +71,8 @@ export async function queryAnswer(context: HandlerContext, request: ProtocolQuer
   if (query === undefined || query.trim() === '') {
     throw new ProtocolError(`no query: send one in the 'query' parameter or as an application/sparql-query body`);
   }
-  const output = params.single('output');
-  assertKnownOutput(output, OUTPUT_VOCABULARY);
+  const outputs = outputValues(params);
+  assertPossibleOutput(outputs, OUTPUT_VOCABULARY);
   const limitMs = timeoutMs(params, context.config.queryTimeoutMs);
   const explain = explainRequested(params);
   const accept = request.headers.accept;
@@ -86,11 +86,11 @@ export async function queryAnswer(context: HandlerContext, request: ProtocolQuer
     baseIri: request.endpointUrl,
     timeoutMs: limitMs,
     signal: request.signal,
-    ...(explain ? { explain } : WRITE_RESULTS_ON_WORKER ? { documentFormats: documentFormatsFor(output, accept) } : {}),
+    ...(explain ? { explain } : WRITE_RESULTS_ON_WORKER ? { documentFormats: documentFormatsFor(outputs, accept) } : {}),
   });
   if (result.kind === 'explain') return explanationAnswer(result.explanation);
 
-  const format = await negotiateOrDiscard(result, output, accept);
+  const format = await negotiateOrDiscard(result, outputs, accept);
   const document = documentInFormat(result, format);
   if (document !== undefined) {
     await discardResult(result);
@@ -175,9 +175,9 @@ function explanationAnswer(explanation: QueryExplanation): QueryAnswer {
 }
 
 /** The result format, chosen only now that the kind of result (solutions or RDF) is known. */
-async function negotiateOrDiscard(result: QueryResult, output: string | undefined, accept: string | undefined): Promise<ResultFormat> {
+async function negotiateOrDiscard(result: QueryResult, outputs: readonly string[], accept: string | undefined): Promise<ResultFormat> {
   try {
-    return negotiateResultFormat(result.kind === 'quads' ? 'quads' : 'solutions', output, accept);
+    return negotiateResultFormat(result.kind === 'quads' ? 'quads' : 'solutions', outputs, accept);
   } catch (error) {
     await discardResult(result);
     throw error;
@@ -196,12 +196,12 @@ const WRITE_RESULTS_ON_WORKER = false;
  * service can write a small result where it evaluates it. A kind that cannot be answered (a 406 to
  * come) or would be an HTML page (which needs the nonce and the time taken) is left out.
  */
-function documentFormatsFor(output: string | undefined, accept: string | undefined): DocumentFormats {
-  return { solutions: documentFormatOf('solutions', output, accept), quads: documentFormatOf('quads', output, accept) };
+function documentFormatsFor(outputs: readonly string[], accept: string | undefined): DocumentFormats {
+  return { solutions: documentFormatOf('solutions', outputs, accept), quads: documentFormatOf('quads', outputs, accept) };
 }
 
-function documentFormatOf(kind: ResultKind, output: string | undefined, accept: string | undefined): DocumentFormat | undefined {
-  const format = acceptableResultFormat(kind, output, accept);
+function documentFormatOf(kind: ResultKind, outputs: readonly string[], accept: string | undefined): DocumentFormat | undefined {
+  const format = acceptableResultFormat(kind, outputs, accept);
   return format === undefined || isHtml(format) ? undefined : { format: format.id, mediaType: format.mediaType };
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
 import { assertUtf8Charset, isForm, parseMediaType, type MediaType } from './media-type.js';
-import { decodeUtf8, parseUrlEncoded, rawQueryString, ProtocolParams } from './protocol-params.js';
+import { decodeUtf8, OUTPUT_PARAMETERS, parseUrlEncoded, rawQueryString, ProtocolParams } from './protocol-params.js';
 import type { ErrorFormat } from './error-response.js';
 
 export interface RequestBody {
@@ -47,7 +47,7 @@ export function bodyQuery(params: ProtocolParams, body: RequestBody): string | u
   return body.text;
 }
 
-const QUERY_FORM_FIELDS = ['query', 'output', 'default-graph-uri', 'named-graph-uri', 'timeout'];
+const QUERY_FORM_FIELDS = ['query', ...OUTPUT_PARAMETERS, 'default-graph-uri', 'named-graph-uri', 'timeout'];
 
 /** The body's form fields when it is a form with a query field; undefined when it is not a form. */
 function queryForm(text: string): ProtocolParams | undefined {

@@ -36,6 +36,7 @@ export const RDF_FORMATS: ResultFormat[] = QUAD_FORMATS.filter((f) => !isHtml(f)
 export const OUTPUT_VOCABULARY: OutputVocabulary = {
   names: unique([...SOLUTION_FORMATS, ...QUAD_FORMATS].flatMap((f) => f.outputNames)),
   mediaTypes: unique([...SOLUTION_FORMATS, ...QUAD_FORMATS].flatMap((f) => [f.mediaType, ...f.alsoAccepts])),
+  kinds: [SOLUTION_FORMATS, QUAD_FORMATS],
 };
 
 /** Which candidates a query result is answered from: SELECT/ASK or CONSTRUCT/DESCRIBE. */
@@ -50,12 +51,12 @@ export const MAX_CACHED_NEGOTIATIONS = 256;
 const negotiated = new BoundedMap<string, ResultFormat | null>(MAX_CACHED_NEGOTIATIONS);
 
 /** The format for a result of this kind, as `negotiate` decides it (and with its errors). */
-export function negotiateResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat {
-  const key = `${kind}\n${negotiationKey(output, accept)}`;
+export function negotiateResultFormat(kind: ResultKind, outputs: readonly string[], accept: string | undefined): ResultFormat {
+  const key = `${kind}\n${negotiationKey(outputs, accept)}`;
   const known = negotiated.get(key);
   if (known) return known;
   try {
-    const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, output, accept, OUTPUT_VOCABULARY) as ResultFormat;
+    const format = negotiate(kind === 'quads' ? QUAD_FORMATS : SOLUTION_FORMATS, outputs, accept, OUTPUT_VOCABULARY) as ResultFormat;
     negotiated.set(key, format);
     return format;
   } catch (error) {
@@ -65,19 +66,19 @@ export function negotiateResultFormat(kind: ResultKind, output: string | undefin
 }
 
 /** The format negotiation would choose for this kind, or undefined where it would fail. */
-export function acceptableResultFormat(kind: ResultKind, output: string | undefined, accept: string | undefined): ResultFormat | undefined {
-  const known = negotiated.get(`${kind}\n${negotiationKey(output, accept)}`);
+export function acceptableResultFormat(kind: ResultKind, outputs: readonly string[], accept: string | undefined): ResultFormat | undefined {
+  const known = negotiated.get(`${kind}\n${negotiationKey(outputs, accept)}`);
   if (known !== undefined) return known ?? undefined;
   try {
-    return negotiateResultFormat(kind, output, accept);
+    return negotiateResultFormat(kind, outputs, accept);
   } catch {
     return undefined;
   }
 }
 
-/** What negotiation depends on, as one string (an absent `output` differs from an empty one). */
-export function negotiationKey(output: string | undefined, accept: string | undefined): string {
-  return `${output === undefined ? '\u0000' : `=${output}`}\n${accept ?? '\u0000'}`;
+/** What negotiation depends on, as one string (an absent Accept differs from an empty one). */
+export function negotiationKey(outputs: readonly string[], accept: string | undefined): string {
+  return `${JSON.stringify(outputs)}\n${accept ?? '\u0000'}`;
 }
 
 export function isHtml(format: Candidate): boolean {

@@ -10,9 +10,9 @@ import { errorFormatFor } from './error-response.js';
 import type { HandlerContext } from './handler-context.js';
 import { HttpError } from './http-error.js';
 import { isForm, SPARQL_QUERY_MEDIA_TYPE, SPARQL_UPDATE_MEDIA_TYPE } from './media-type.js';
-import { prefersHtml } from './negotiation.js';
+import { wantsHtml } from './negotiation.js';
 import { pageOptionsFor, sendPage, updatePage } from './pages.js';
-import { rawQueryString, type ProtocolParams } from './protocol-params.js';
+import { outputValues, rawQueryString, type ProtocolParams } from './protocol-params.js';
 import { answerQuery } from './query-handler.js';
 import { allParams, bodyQuery, readBody, selectPostQuery, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
 import { answerUpdate, updateText } from './update-handler.js';
@@ -62,7 +62,7 @@ function resource(app: FastifyInstance, url: string, allow: string, handlers: { 
 
 /** The error body format follows `output` as soon as the parameters could be read. */
 function rememberErrorFormat(request: FastifyRequest, params: ProtocolParams): void {
-  setErrorFormat(request, errorFormatFor(params.all('output')[0]));
+  setErrorFormat(request, errorFormatFor(outputValues(params)[0]));
 }
 
 async function singleGet(context: HandlerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -134,8 +134,7 @@ async function updateGet(context: HandlerContext, request: FastifyRequest, reply
   rememberErrorFormat(request, params);
   const update = updateText(params);
   if (update === undefined) {
-    const output = params.single('output')?.trim().toLowerCase();
-    if (output === 'html' || output === 'text/html' || (output === undefined && prefersHtml(request.headers.accept))) {
+    if (wantsHtml(outputValues(params), request.headers.accept)) {
       return sendPage(reply, updatePage(context.paths, pageOptionsFor(context)));
     }
     throw new ProtocolError(`no update request: send one with POST ${context.paths.update} or in the 'update' parameter`);

@@ -39,13 +39,11 @@ export function describeService(endpoints: DescribedEndpoints, data: ServiceDesc
     quads.push(factory.quad(s as never, namedNode(p), o as never, defaultGraph()));
   };
   const dataset = blankNode();
-  const services: [string, string[]][] = [
-    [endpoints.single, ['SPARQL11Query', 'SPARQL11Update']],
-    [endpoints.select, ['SPARQL11Query']],
-    [endpoints.update, ['SPARQL11Update']],
-  ];
-  for (const [endpoint, languages] of services) {
-    const service = blankNode();
+  for (const [endpoint, languages] of servicesInOrder(endpoints)) {
+    // Named by its endpoint, not a blank node: a client that reads the description of the URL it
+    // dereferenced (Comunica keeps only that resource's and blank nodes' sd:endpoint, the last one
+    // it meets) cannot take another endpoint's sd:endpoint for the one it asked.
+    const service = namedNode(endpoint);
     add(service, rdf.type, namedNode(SD + 'Service'));
     add(service, SD + 'endpoint', namedNode(endpoint));
     for (const language of languages) add(service, SD + 'supportedLanguage', namedNode(SD + language));
@@ -59,6 +57,18 @@ export function describeService(endpoints: DescribedEndpoints, data: ServiceDesc
   }
   describeDataset(dataset, add, data);
   return quads;
+}
+
+/**
+ * The query endpoint first and the single endpoint last, the update-only one between them: a client
+ * that keeps the first or the last sd:endpoint it reads sends its queries where they are answered.
+ */
+function servicesInOrder(endpoints: DescribedEndpoints): [string, string[]][] {
+  return [
+    [endpoints.select, ['SPARQL11Query']],
+    [endpoints.update, ['SPARQL11Update']],
+    [endpoints.single, ['SPARQL11Query', 'SPARQL11Update']],
+  ];
 }
 
 function describeDataset(dataset: Term, add: (s: Term, p: string, o: Term) => void, data: ServiceDescriptionData): void {

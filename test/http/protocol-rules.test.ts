@@ -161,7 +161,7 @@ describe('{base}/sparql/select', () => {
     assert.match(await response.text(), /no query/);
   });
 
-  it('answers 400 for a repeated query or output parameter', async () => {
+  it('answers 400 for a repeated query, or output values that name different formats', async () => {
     const twoQueries = await get(`/sparql/select?${encodeQuery({ query: ['ASK {}', SELECT] })}`);
     assert.equal(twoQueries.status, 400);
     assert.match(await twoQueries.text(), /'query' may appear only once/);
@@ -276,6 +276,42 @@ describe('formats and negotiation', () => {
     const response = await get(`/sparql/select?${encodeQuery({ query: SELECT, output: 'text/csv' })}`);
     assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
     await response.text();
+  });
+
+  it('reads format and results as output, and repeated values naming one format as one', async () => {
+    const cases: [string, Record<string, string | string[]>, string][] = [
+      [SELECT, { format: 'xml' }, 'application/sparql-results+xml'],
+      [SELECT, { results: 'csv' }, 'text/csv'],
+      // What Python's SPARQLWrapper sends for TSV, RDF/XML and JSON-LD: its Accept list is the second value.
+      [SELECT, { format: ['tsv', 'text/tab-separated-values'], output: ['tsv', 'text/tab-separated-values'], results: ['tsv', 'text/tab-separated-values'] }, 'text/tab-separated-values'],
+      [CONSTRUCT, { format: ['rdf+xml', 'application/rdf+xml'], output: ['rdf+xml', 'application/rdf+xml'] }, 'application/rdf+xml'],
+      [CONSTRUCT, { output: ['json-ld', 'application/ld+json,application/x-json+ld'] }, 'application/ld+json'],
+      [CONSTRUCT, { format: 'n3', output: 'n3', results: 'n3' }, 'text/turtle'],
+      [CONSTRUCT, { output: 'rdf', results: '' }, 'application/rdf+xml'],
+    ];
+    for (const [query, params, mediaType] of cases) {
+      const response = await get(`/sparql/select?${encodeQuery({ query, ...params })}`, { accept: '*/*' });
+      assert.equal(response.status, 200, `${JSON.stringify(params)}: ${await response.clone().text()}`);
+      assert.equal(response.headers.get('content-type'), `${mediaType}; charset=utf-8`, JSON.stringify(params));
+      await response.text();
+    }
+    const form = await post('/sparql', encodeQuery({ query: SELECT, format: 'csv', output: 'csv', results: 'csv' }), FORM);
+    assert.equal(form.headers.get('content-type'), 'text/csv; charset=utf-8');
+    await form.text();
+  });
+
+  it('answers 400 before running the query when format parameters ask for different formats', async () => {
+    const queriesBefore = service.queries.length;
+    const disagreeing: Record<string, string | string[]>[] = [{ output: 'json', format: 'xml' }, { output: 'csv', results: 'turtle' }, { format: ['tsv', 'text/csv'] }];
+    for (const params of disagreeing) {
+      const response = await get(`/sparql/select?${encodeQuery({ query: SELECT, ...params })}`);
+      assert.equal(response.status, 400, JSON.stringify(params));
+      assert.match(await response.text(), /ask for different result formats/);
+    }
+    assert.equal(service.queries.length, queriesBefore);
+    const otherKind = await get(`/sparql/select?${encodeQuery({ query: SELECT, output: 'xml', results: 'rdf' })}`);
+    assert.equal(otherKind.status, 406);
+    await otherKind.text();
   });
 
   it('answers html as an escaped table, with a Content-Security-Policy and no Content-Disposition', async () => {
