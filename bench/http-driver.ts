@@ -7,7 +7,7 @@
  * The answers are kept as bytes and counted once the timed run is over: parsing, sorting and hashing
  * them took the driver 2.1 ms per mix, time in which a lone client sent nothing, so it was counted
  * against every engine alike and made them all look closer to each other than they are
- * (bench/RESULTS.md, eighth session).
+ * (bench/RESULTS-LOG.md, eighth session).
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';

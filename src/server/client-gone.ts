@@ -2,7 +2,7 @@
  * The cancel signal of one request: aborted when its client goes away before the response is
  * complete, which stops the request's work in the service. Not an AbortController: creating one per
  * request (an EventTarget) cost a lone client 5–8% of its query throughput on the direct query path
- * (bench/RESULTS.md, eighth session); this needs only a flag and the service's one or two listeners.
+ * (bench/RESULTS-LOG.md, eighth session); this needs only a flag and the service's one or two listeners.
  */
 import type { ServerResponse } from 'node:http';
 import type { CancelSignal } from '../service/sparql-service.js';

@@ -5,7 +5,7 @@
  *
  * Why: with one client waiting on each answer, a BSBM query's own evaluation takes about 0.1 ms, and
  * Fastify's layers around it took as much again (0.11 ms of main-thread CPU per query, 15% of the
- * throughput of a lone client; bench/RESULTS.md, eighth session). Everything that decides the answer
+ * throughput of a lone client; bench/RESULTS-LOG.md, eighth session). Everything that decides the answer
  * is shared with the Fastify route: `queryAnswer` runs and serializes the query, `errorResponse`
  * words failures, and `corsHeaders`, `htmlProtection` and the metrics and log line (`recordRequest`
  * in app.ts) are the same. What is here is only the transport.

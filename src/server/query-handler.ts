@@ -187,7 +187,7 @@ async function negotiateOrDiscard(result: QueryResult, outputs: readonly string[
 /**
  * Off: a result written by its query worker saved the main thread 15-25% of its CPU but cost the
  * worker more (its garbage collections), so the server spent more CPU per BSBM mix, not less
- * (bench/RESULTS.md, fourth session). Worth turning on once the worker's collections are cheap.
+ * (bench/RESULTS-LOG.md, fourth session). Worth turning on once the worker's collections are cheap.
  */
 const WRITE_RESULTS_ON_WORKER = false;
 

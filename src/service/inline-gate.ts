@@ -17,7 +17,7 @@
  * while (`holdMs`): clients that overlap once overlap again, and between their requests the loop
  * may still go idle now and then (all of them reading answers at once), so a per-query look alone
  * let some of their queries onto the main thread, where the others' requests waited behind them
- * (4 clients: −9% with that gate, bench/RESULTS.md). A lone client never shows that sign. A busy
+ * (4 clients: −9% with that gate, bench/RESULTS-LOG.md). A lone client never shows that sign. A busy
  * loop alone does not close the gate: a lone client's request finds it busy too when this process
  * was descheduled (7% of requests on a loaded 2-core machine), and overlapping clients soon show the
  * stronger sign anyway, since a busy loop sends their query to a worker.

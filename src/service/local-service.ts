@@ -72,7 +72,7 @@ export interface LocalServiceOptions {
   /**
    * Evaluate queries whose shape has proved cheap on the main thread (inline-query.ts), which saves
    * two thread hand-offs; `when` in an object says under which load (see InlineQueryOptions).
-   * Default true: `when: 'auto'` (bench/RESULTS.md, issue 5).
+   * Default true: `when: 'auto'` (bench/RESULTS-LOG.md, issue 5).
    */
   inlineCheapQueries?: boolean | InlineQueryOptions;
 }

@@ -4,7 +4,7 @@
  *
  * Handing a query to a worker costs CPU of its own: two messages, two thread wake-ups, and the rows
  * rebuilt on the main thread. BSBM at 1k products on 2 cores: 15–17 ms of server CPU per mix with
- * 4 clients on workers, 8–11 ms with every cheap query on the main thread (bench/RESULTS.md). That
+ * 4 clients on workers, 8–11 ms with every cheap query on the main thread (bench/RESULTS-LOG.md). That
  * price buys parallelism only when there is an idle core to run the worker on. When the machine is
  * busy anyway (other requests' workers, the clients themselves), a hand-off takes a core's time from
  * someone else and gives back nothing; when the main thread has spare time, it answers sooner

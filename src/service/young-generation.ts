@@ -7,7 +7,7 @@
  * query's objects from those sites are born old. Each one, dead or not, keeps whatever young
  * objects it points to (scan cursors, key buffers, rows) alive through every scavenge until the next
  * full collection, so those are promoted too, and the survival rate that triggered pretenuring stays
- * high. On BSBM 1k, in-process (bench/RESULTS.md, issue 5): 18% of the young generation survived
+ * high. On BSBM 1k, in-process (bench/RESULTS-LOG.md, issue 5): 18% of the young generation survived
  * each scavenge (1.1 GB promoted over 990 mixes, median pause 5–9 ms); without pretenuring 1.8%
  * (57 MB, 1.3 ms), and CPU per mix fell by a quarter.
  *

@@ -5,7 +5,7 @@
  * with closures per read, transaction bookkeeping, the end key copied into a save buffer, its
  * cursor recycling. Here a reader keeps its own cursors on its own transaction, and a read is the
  * start key written, one native `position`, one native `iterate` per further key: ~0.3 us for a
- * one-row look-up where lmdb-js' range read took ~0.9 us (BSBM 1k, bench/RESULTS.md).
+ * one-row look-up where lmdb-js' range read took ~0.9 us (BSBM 1k, bench/RESULTS-LOG.md).
  *
  * What this relies on is internal to lmdb-js (its src/cursor.cpp), so it is checked when a store
  * is first read and the reader falls back to lmdb-js' range reads where anything is missing or
