@@ -19,12 +19,13 @@ export const QUERY_OPTIONS: OptionSpec[] = [
   STORE_OPTION,
   { name: 'format', type: 'string', value: 'F', description: 'json, xml, csv, tsv (SELECT/ASK; default json); turtle, ntriples, nquads, trig, jsonld, rdfxml (CONSTRUCT/DESCRIBE; default turtle)', noEnv: true },
   TIMEOUT_OPTION,
+  { name: 'explain', type: 'boolean', description: 'run the query to its end and print its plan (JSON: each operator with estimated and actual rows and time) instead of its answer', noEnv: true },
   HELP_OPTION,
 ];
 export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, HELP_OPTION];
 
 export const QUERY_HELP = helpText(
-  'Usage: quiver query [--store DIR] [--format F] QUERY|-',
+  'Usage: quiver query [--store DIR] [--format F] [--explain] QUERY|-',
   'Runs a SPARQL query against an existing store and writes the result to stdout ("-" reads the query from stdin; "@FILE" reads it from a file).',
   QUERY_OPTIONS,
 );
@@ -46,7 +47,7 @@ export async function queryCommand(args: string[], env: NodeJS.ProcessEnv): Prom
   const store = await openQuiver({ path: stringOption(values, 'store'), create: false, workers: 1 });
   try {
     const timeout = positiveNumber(values, 'timeout');
-    const result = await store.service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    const result = await store.service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000, explain: values['explain'] === true });
     await writeResult(result, format);
   } finally {
     await store.close();

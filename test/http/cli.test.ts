@@ -115,6 +115,19 @@ describe('quiver update and query', () => {
     assert.equal(existsSync(missing), false);
   });
 
+  it('query --explain prints the plan with estimated and actual rows', async () => {
+    const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
+    try {
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 }']);
+      const { stdout } = await run(process.execPath, [MAIN, 'query', '--store', store, '--explain', 'SELECT * { ?s ?p ?o }']);
+      const explanation = JSON.parse(stdout) as { resultRows: number; plan: { operator: string; actualRows: number } };
+      assert.equal(explanation.resultRows, 1);
+      assert.equal(typeof explanation.plan.operator, 'string');
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
   it('print the version with --version', async () => {
     const { stdout } = await run(process.execPath, [MAIN, '--version']);
     assert.match(stdout, /^quiver \d+\.\d+\.\d+\n$/);
