@@ -134,6 +134,14 @@ export function checkLimits(limits: ContextLimits): void {
   if (limits.isCancelled?.()) throw new CancelledError();
 }
 
+/** Items (rows, quads) a loop outside the operators' batches handles between two checkLimits. */
+const ITEMS_PER_LIMITS_CHECK = 1024;
+
+/** checkLimits at every ITEMS_PER_LIMITS_CHECK-th item of a loop: a long loop stops in time, a short one pays nothing. */
+export function checkLimitsEvery(item: number, limits: ContextLimits): void {
+  if (item % ITEMS_PER_LIMITS_CHECK === 0) checkLimits(limits);
+}
+
 export function isLocalId(id: TermId): boolean {
   return id >= QUERY_LOCAL_ID_BASE;
 }

@@ -6,6 +6,7 @@
  * parser knows it.
  */
 import type { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Lexer as N3Lexer, StreamParser } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
@@ -52,6 +53,12 @@ export class RdfSyntaxError extends QuiverSyntaxError {
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
+/**
+ * Characters of a document given as a string that go to the parser at a time. Handed over whole, a
+ * large document was parsed in one synchronous run before its first batch came out, so its consumer
+ * could not stop it (a Graph Store PUT past its time limit) before the end.
+ */
+const STRING_SLICE = 1 << 16;
 /** Parsed batches that may wait for the consumer before the parser is paused. */
 const MAX_WAITING_BATCHES = 4;
 
@@ -236,15 +243,15 @@ function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, 
       });
       events.on('error', (error: Error) => fail(toSyntaxError(error)));
 
-      let source: NodeJS.ReadableStream | undefined;
+      let source: NodeJS.ReadableStream;
       if (typeof input === 'string') {
-        entry.end(input);
+        source = Readable.from(stringSlices(input), { objectMode: false });
       } else {
         source = options.gzip ? input.pipe(createGunzip()) : input;
         input.on('error', fail);
         if (source !== input) source.on('error', (error: Error) => fail(new RdfSyntaxError(`cannot decompress: ${error.message}`)));
-        source.pipe(entry);
       }
+      source.pipe(entry);
 
       try {
         while (true) {
@@ -261,14 +268,28 @@ function readBatches(input: NodeJS.ReadableStream | string, setup: ParserSetup, 
       } finally {
         // Stopped early (by the consumer or an error): release our streams, not the caller's input.
         if (!finished || failure !== undefined) {
-          source?.unpipe(entry);
-          if (source !== undefined && source !== input) (source as unknown as ParserStream).destroy();
+          source.unpipe(entry);
+          if (source !== input) (source as unknown as ParserStream).destroy();
           if (entry !== parser) (entry as unknown as ParserStream).destroy();
           parser.destroy();
         }
       }
     },
   };
+}
+
+/** A string in slices of about STRING_SLICE characters, no surrogate pair cut in two (it would not survive encoding). */
+function* stringSlices(text: string): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + STRING_SLICE, text.length);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function intoGraph(quad: Quad, graph: Term): Quad {

@@ -1,7 +1,9 @@
 /**
  * Graph Store Protocol writes on the writer thread. The document is parsed before the write
  * transaction opens (parsing is asynchronous; the transaction is not), then the whole change is
- * one transaction: a PUT whose document is bad changes nothing.
+ * one transaction: a PUT whose document is bad changes nothing. The update time limit and the
+ * client's going away stop it while it parses and while it writes (the write's checkpoint), and a
+ * stopped write leaves nothing.
  */
 import { CancelledError, TimeoutError } from '../errors.js';
 import { parseRdf } from '../formats/rdf-parser.js';
@@ -19,7 +21,8 @@ export async function runGraphStoreWrite(
     if (isCancelled()) throw new CancelledError();
     if (Date.now() > message.deadline) throw new TimeoutError();
   };
-  if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph));
+  const stoppable = { checkpoint: checkStop };
+  if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph), stoppable);
   const quads = await parseDocuments(message, checkStop);
   checkStop();
   if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads));
@@ -32,7 +35,7 @@ export async function runGraphStoreWrite(
       writer.add(writer.intern(quad.subject), writer.intern(quad.predicate), writer.intern(quad.object), graph);
     }
     return { created: !existed };
-  });
+  }, stoppable);
 }
 
 async function parseDocuments(message: GraphStoreMessage, checkStop: () => void): Promise<Quad[]> {

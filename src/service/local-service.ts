@@ -49,7 +49,11 @@ export interface LocalServiceOptions {
   maxQueue?: number;
   /** Time limit of a query, from arrival to last row; a request's timeoutMs may only lower it. */
   queryTimeoutMs?: number;
-  /** Time limit of an update, from arrival to commit; a request's timeoutMs may only lower it. */
+  /**
+   * Time limit of an update or Graph Store write, from arrival (waiting for the writer counts) to
+   * commit; a request's timeoutMs may only lower it. Past it the update is stopped, while it writes
+   * too, and rolled back (TimeoutError); a commit that has begun completes.
+   */
   updateTimeoutMs?: number;
   /** Skip fsync on commit (see StoreOptions.noSync). */
   noSync?: boolean;

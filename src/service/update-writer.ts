@@ -6,9 +6,16 @@
  *
  * Unlike a query worker, the writer is never terminated to stop a stuck update: killing a thread
  * in the middle of a write transaction could leave the store's write lock held. An update that
- * overruns its time limit or whose client went away is asked to stop (the engine polls the flag and
- * the deadline, and a stopped update rolls back); its caller learns the true outcome, so a
- * reported failure always means nothing changed.
+ * overruns its time limit or whose client went away is asked to stop: the engine polls the flag and
+ * the deadline between batches of its evaluation and every so many quads while it writes, up to its
+ * commit, and a stopped update rolls back, its transaction aborted, the writer free for the next.
+ * Its caller learns the true outcome (an update whose commit had begun succeeded), so a reported
+ * failure always means nothing changed.
+ *
+ * The time limit counts from the update's arrival (its deadline is set then): waiting in the FIFO
+ * counts, and an update whose time runs out there leaves it without touching the store. Each update
+ * ahead holds the writer no longer than its own limit, so the wait is bounded, and a client hears
+ * back at about its limit at the latest.
  */
 import { rm } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';

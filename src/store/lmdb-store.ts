@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import type { QuadStore, StoreOptions, StoreReader, StoreWriter } from './quad-store.js';
+import type { QuadStore, StoreOptions, StoreReader, StoreWriter, WriteOptions } from './quad-store.js';
 import { ALL_INDEXES, idKeyEncoder } from './index-layout.js';
 import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
 import { StoreContext, type StoreDatabases } from './store-context.js';
@@ -21,6 +21,7 @@ import { storageErrorOf } from './storage-full.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import { recoverInterruptedLoad, startStagedLoad, storeLooksEmpty, type StagedLoad } from './staged-load.js';
 import { StoreLock } from './store-lock.js';
+import { WriteCheckpoints } from './write-checkpoints.js';
 
 /** 9 indexes + dictionary (2) + meta, graphs, predicates, with room to grow. */
 const MAX_DATABASES = 32;
@@ -97,17 +98,20 @@ export class LmdbQuadStore implements QuadStore {
     return context;
   }
 
-  write<T>(fn: (writer: StoreWriter) => T): T {
+  write<T>(fn: (writer: StoreWriter) => T, options: WriteOptions = {}): T {
     const context = this.writableContext();
     let result: T | undefined;
     let writer: LmdbStoreWriter | undefined;
     context.writing = true;
     try {
+      // A throw inside the callback (fn's, or a checkpoint's) makes lmdb-js abort the transaction.
       context.env.transactionSync(() => {
-        writer = new LmdbStoreWriter(context);
+        const checkpoints = new WriteCheckpoints(options.checkpoint);
+        writer = new LmdbStoreWriter(context, undefined, checkpoints);
         result = fn(writer);
         if (isPromiseLike(result)) throw new TypeError('a write callback must be synchronous');
         writer.finish();
+        checkpoints.beforeCommit();
         // Returning nothing: lmdb-js would defer the commit on a returned promise.
       });
     } catch (error) {

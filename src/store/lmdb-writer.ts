@@ -40,6 +40,7 @@ import { DictionaryWriter, canonicalKey } from './term-dictionary.js';
 import { META, PendingCounts, readMeta, readStatistics, encodeCount } from './statistics.js';
 import type { StoreContext } from './store-context.js';
 import { SpilledRuns, loadMemoryEntries } from './spilled-runs.js';
+import { WriteCheckpoints } from './write-checkpoints.js';
 
 const EMPTY_VALUE = Buffer.alloc(0);
 const NO_OVERWRITE = { noOverwrite: true };
@@ -114,7 +115,12 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly deferredNamed: DeferredQuads;
   private finished = false;
 
-  constructor(context: StoreContext, bulk?: BulkLoadOptions) {
+  constructor(
+    context: StoreContext,
+    bulk?: BulkLoadOptions,
+    /** Told of every change, so that the caller may stop the transaction as it writes. */
+    private readonly checkpoints = new WriteCheckpoints(undefined),
+  ) {
     super(context, undefined);
     const limit = loadMemoryEntries();
     const spilled = (name: string, orders: number[][]) => (bulk ? new SpilledRuns(bulk.runsDirectory, name, orders) : undefined);
@@ -164,6 +170,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
       return known;
     }
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    this.checkpoints.advance();
     const id = this.nextId++;
     this.dictionaryWriter.insert(key, id);
     this.newTermIds.set(key, id);
@@ -179,6 +186,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.checkOpen();
     if (key === 'D') return DEFAULT_GRAPH_ID;
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    this.checkpoints.advance();
     const id = this.nextId++;
     this.dictionaryWriter.insertDeferred(key, id);
     return id;
@@ -193,6 +201,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.checkOpen();
     if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    this.checkpoints.advance();
     const id = this.nextId++;
     this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
     return id;
@@ -208,6 +217,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const known = this.dictionaryWriter.idOfKeyBytes(keyBytes, hashHigh, hashLow);
     if (known !== undefined) return known;
     if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    this.checkpoints.advance();
     const id = this.nextId++;
     this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
     return id;
@@ -221,6 +231,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   add(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
     this.checkOpen();
     checkQuad(s, p, o, g);
+    this.checkpoints.advance();
     // Before the insert: whether s and o occurred already is what decides the distinct counts.
     const newSubject = this.subjects.added(s);
     const newObject = this.objects.added(o);
@@ -237,6 +248,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   remove(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
     this.checkOpen();
     checkQuad(s, p, o, g);
+    this.checkpoints.advance();
     // A held-back secondary entry of this quad would otherwise be written after its removal.
     this.flushDeferred();
     const indexes = g === DEFAULT_GRAPH_ID ? this.defaultIndexes : this.namedIndexes;
@@ -257,6 +269,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    */
   addAll(batch: QuadBatch, count = Math.floor(batch.length / 4)): number {
     this.checkOpen();
+    this.checkpoints.advance(count);
     const named = this.checkAndTrack(batch, count);
     if (named === 0) return this.addToFamily(batch, count, this.defaultIndexes, this.deferredDefault);
     if (named === count) return this.addToFamily(batch, count, this.namedIndexes, this.deferredNamed);
@@ -375,7 +388,11 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (g === ANY) throw new RangeError('clearGraph needs one graph, not ANY');
     // Collected first: removing keys under an open cursor of the same transaction is not safe.
     const quads: number[] = [];
-    for (const quad of this.scan(ANY, ANY, ANY, g)) quads.push(quad[0], quad[1], quad[2]);
+    for (const quad of this.scan(ANY, ANY, ANY, g)) {
+      // Reading a large graph takes a while too.
+      this.checkpoints.advance();
+      quads.push(quad[0], quad[1], quad[2]);
+    }
     for (let i = 0; i < quads.length; i += 3) this.remove(quads[i], quads[i + 1], quads[i + 2], g);
     return quads.length / 3;
   }

@@ -100,7 +100,7 @@ export interface QuadStore {
    * Runs fn in one write transaction. When fn returns, every change becomes visible at once
    * (and is durable); when it throws, none does and the error propagates.
    */
-  write<T>(fn: (writer: StoreWriter) => T): T;
+  write<T>(fn: (writer: StoreWriter) => T, options?: WriteOptions): T;
   /**
    * Optional: one write transaction that stays open across the awaits of fn, for loads that stream
    * a whole file into one all-or-nothing transaction. Nothing else may use this store handle until
@@ -110,6 +110,16 @@ export interface QuadStore {
   close(): Promise<void>;
   /** The directory holding the store (a temporary one for a memory store). */
   readonly path: string;
+}
+
+/** What a write transaction may be given besides its callback. */
+export interface WriteOptions {
+  /**
+   * Called as the writer goes (every so many changes, store/write-checkpoints.ts) and once more just
+   * before the commit. What it throws aborts the transaction, however far it got: nothing of it
+   * stays, and the error propagates. How a caller stops a long write, e.g. at a time limit.
+   */
+  checkpoint?: () => void;
 }
 
 export interface StoreOptions {

@@ -16,7 +16,8 @@ import { parseRdf, rdfFormatForFileName } from '../../formats/rdf-parser.js';
 import type { Quad } from '../../rdf/terms.js';
 import { unreadableDocument } from './document-errors.js';
 
-export async function readLoadDirectoryFile(iri: string, loadDirectory: string | undefined): Promise<Quad[]> {
+/** The quads of the file; `checkpoint` is called after each parsed batch, and may throw to stop. */
+export async function readLoadDirectoryFile(iri: string, loadDirectory: string | undefined, checkpoint?: () => void): Promise<Quad[]> {
   if (loadDirectory === undefined) {
     throw new ProtocolError(`LOAD <${iri}> refused: this server reads no local files (it has no load directory)`);
   }
@@ -25,7 +26,10 @@ export async function readLoadDirectoryFile(iri: string, loadDirectory: string |
   if (!known) throw new EvaluationError(`LOAD <${iri}>: cannot tell the RDF format from the file name`);
   const quads: Quad[] = [];
   try {
-    for await (const batch of parseRdf(createReadStream(file), known.format, { baseIri: iri, gzip: known.gzip })) quads.push(...batch);
+    for await (const batch of parseRdf(createReadStream(file), known.format, { baseIri: iri, gzip: known.gzip })) {
+      quads.push(...batch);
+      checkpoint?.();
+    }
   } catch (error) {
     throw unreadableDocument(iri, known.format, error);
   }

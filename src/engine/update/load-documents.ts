@@ -42,7 +42,8 @@ export async function fetchLoadDocuments(operations: Algebra.Operation[], option
 }
 
 async function fetchDocument(url: string, options: EngineUpdateOptions, budget: FetchBudget): Promise<Quad[]> {
-  if (new URL(url).protocol === 'file:') return readLoadDirectoryFile(url, options.loadDirectory);
+  // A large file takes a while to parse: the time limit holds meanwhile (a fetched body's reads check it).
+  if (new URL(url).protocol === 'file:') return readLoadDirectoryFile(url, options.loadDirectory, () => checkLimits(options));
   const purpose = `LOAD <${url}>`;
   const response = await fetchOutbound({
     url,

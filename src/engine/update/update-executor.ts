@@ -2,6 +2,11 @@
  * SPARQL 1.1 Update. A request is one transaction: documents for LOAD are fetched first, then
  * every operation runs in one synchronous write transaction, each seeing the effects of those
  * before it. Any failure aborts the transaction, so nothing of the request stays.
+ *
+ * The time limit and cancellation (options.deadline, options.isCancelled) are checked all along:
+ * between batches of the WHERE clause's evaluation, every so many rows while its solutions become
+ * quads, and every so many changes while the store writes them (the write's checkpoint), up to the
+ * commit. Past the limit the update throws TimeoutError and the transaction is aborted.
  */
 import type { Algebra } from '../../sparql/parse.js';
 import { parseUpdate } from '../../sparql/parse.js';
@@ -10,7 +15,7 @@ import { blankNode, type Quad, type Term } from '../../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/quad-store.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { unitBatch } from '../batch.js';
-import { ExecContext, checkLimits } from '../context.js';
+import { ExecContext, checkLimits, checkLimitsEvery } from '../context.js';
 import { resolveDataset, type DatasetClauses } from '../dataset.js';
 import { Planner } from '../plan/planner.js';
 import { Scope, SlotAllocator } from '../plan/scope.js';
@@ -58,12 +63,15 @@ export async function prepareUpdate(
 /** Runs a prepared update as one synchronous transaction: all of it, or (on any error) nothing. */
 export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, options: EngineUpdateOptions = {}): void {
   const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
-  store.write((writer) => {
-    prepared.operations.forEach((op, i) => {
-      checkLimits(options);
-      applyOperation(op, writer, options, prepared.documents, `${requestId}_${i}`);
-    });
-  });
+  store.write(
+    (writer) => {
+      prepared.operations.forEach((op, i) => {
+        checkLimits(options);
+        applyOperation(op, writer, options, prepared.documents, `${requestId}_${i}`);
+      });
+    },
+    { checkpoint: () => checkLimits(options) },
+  );
 }
 
 function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions, documents: LoadedDocuments, bnodeScope: string): void {
@@ -81,7 +89,7 @@ function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUp
     case 'add':
     case 'move':
     case 'copy':
-      return transfer(op.type, op as Algebra.Add, w);
+      return transfer(op.type, op as Algebra.Add, w, options);
     default:
       throw new EvaluationError(`unsupported update operation ${op.type}`);
   }
@@ -94,6 +102,7 @@ function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineU
   const inserts: Quad[] = [];
   const { rows, termOf } = op.where ? solutions(op.where, w, options) : EMPTY_SOLUTION_ONLY;
   for (let i = 0; i < rows.length; i++) {
+    checkLimitsEvery(i, options);
     for (const p of op.delete ?? []) {
       const q = instantiate(p, rows[i], termOf, null);
       if (q) deletes.push(q);
@@ -143,6 +152,7 @@ function solutions(where: Algebra.Operation, w: StoreWriter, options: EngineUpda
   const names = allocator.names;
   const rows: Map<string, number>[] = [];
   for (let r = 0; r < buffer.length; r++) {
+    checkLimitsEvery(r, options);
     const row = new Map<string, number>();
     names.forEach((name, slot) => {
       const id = buffer.data[r * ctx.width + slot];
@@ -241,7 +251,7 @@ function create(op: Algebra.Create, w: StoreWriter): void {
 }
 
 /** ADD, MOVE and COPY (SPARQL 1.1 Update 3.2.3 to 3.2.5). */
-function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter): void {
+function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter, options: EngineUpdateOptions): void {
   const source = op.source === 'DEFAULT' ? DEFAULT_GRAPH_ID : w.idOf(op.source);
   const sourceExists = source === DEFAULT_GRAPH_ID || (source !== undefined && w.hasNamedGraph(source));
   if (!sourceExists) {
@@ -251,7 +261,10 @@ function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter
   const destination = op.destination === 'DEFAULT' ? DEFAULT_GRAPH_ID : w.intern(op.destination);
   if (source === destination) return;
   const quads: [TermId, TermId, TermId][] = [];
-  for (const q of w.scan(0, 0, 0, source!)) quads.push([q[0], q[1], q[2]]);
+  for (const q of w.scan(0, 0, 0, source!)) {
+    checkLimitsEvery(quads.length, options);
+    quads.push([q[0], q[1], q[2]]);
+  }
   if (kind !== 'add') w.clearGraph(destination);
   if (destination !== DEFAULT_GRAPH_ID) w.createGraph(destination);
   for (const [s, p, o] of quads) w.add(s, p, o, destination);
