@@ -25,7 +25,7 @@ export async function runGraphStoreWrite(
   if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph), stoppable);
   const quads = await parseDocuments(message, checkStop);
   checkStop();
-  if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads));
+  if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads), stoppable);
   return store.write((writer) => {
     const graph = graphId(writer, message.graph);
     const existed = graph === DEFAULT_GRAPH_ID || writer.hasNamedGraph(graph);
