@@ -21,7 +21,7 @@ export interface StoreCheck {
 }
 
 export async function checkStoreConsistency(path: string, limit = 20): Promise<StoreCheck> {
-  const env = open({ path, maxDbs: 32, readOnly: true });
+  const env = open({ path, noSubdir: false, maxDbs: 32, readOnly: true });
   const problems: string[] = [];
   const problem = (text: string): void => {
     if (problems.length < limit) problems.push(text);

@@ -107,3 +107,21 @@ test('a memory store lives in a temporary directory that close removes', async (
   await store.close();
   assert.equal(existsSync(store.path), false);
 });
+
+test('a store directory may have a dot in its name, and reopens with what was written', async () => {
+  const parent = temporaryDirectory();
+  try {
+    for (const name of ['data.v2', 'store.mdb', '.hidden', 'a.b.c']) {
+      const path = join(parent, name);
+      const first = openStore({ path });
+      writeSampleQuads(first, 10);
+      const written = sortedKeys(allQuads(first.reader()));
+      await first.close();
+      const again = openStore({ path, readOnly: true });
+      assert.deepEqual(sortedKeys(allQuads(again.reader())), written, name);
+      await again.close();
+    }
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});

@@ -59,6 +59,8 @@ export class LmdbQuadStore implements QuadStore {
       lock = StoreLock.acquireShared(path, readOnly);
       const env = open({
         path,
+        // A store is a directory whatever its name: lmdb-js would take `data.v2` for a file.
+        noSubdir: false,
         maxDbs: MAX_DATABASES,
         maxReaders: MAX_READERS,
         readOnly,
