@@ -17,6 +17,7 @@ import { endpointPaths } from './handler-context.js';
 import { htmlProtection } from './html.js';
 import { createHttpServer } from './http-connections.js';
 import { errorFormatOf } from './request-context.js';
+import { parseUrlEncoded, type ProtocolParams } from './protocol-params.js';
 import { registerMetricsRoute, RequestMetrics } from './metrics.js';
 import { formatLogLine, observedService, runObserved, type FinishedRequest, type LogSink, type RequestObservation } from './request-log.js';
 import { registerRoutes } from './routes.js';
@@ -81,12 +82,38 @@ function directFirstServer(fastifyHandler: FastifyServerFactoryHandler<Server>, 
   );
 }
 
-/** A GET on {base}/sparql/update that carries an update: a write, though GET is a safe method. */
+/**
+ * A GET on {base}/sparql/update that carries an update: a write, though GET is a safe method. The
+ * path and the parameter names are read percent-decoded, as the router and the handler read them
+ * (`/sparql/%75pdate?%75pdate=…` is an update too); a URL that does not decode counts as a write,
+ * the stricter reading.
+ */
 function isGetUpdate(updatePath: string): (request: IncomingMessage) => boolean {
   return (request) => {
     const url = request.url ?? '';
-    return url.startsWith(updatePath) && /[?&](update|query)=/.test(url);
+    const q = url.indexOf('?');
+    if (q < 0) return false;
+    const path = decodedPath(url.slice(0, q));
+    if (path !== undefined && !path.startsWith(updatePath)) return false;
+    const params = paramsOf(url.slice(q + 1));
+    return params === undefined || params.has('update') || params.has('query');
   };
+}
+
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function paramsOf(queryString: string): ProtocolParams | undefined {
+  try {
+    return parseUrlEncoded(queryString, 'the URL query string');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

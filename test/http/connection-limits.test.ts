@@ -146,6 +146,9 @@ describe('requests pipelined on one connection', () => {
   const WRITES = [
     { name: 'a POSTed INSERT', request: (value: string) => rawRequest('POST', '/sparql/update', { 'Content-Type': SPARQL_UPDATE }, insert(value)) },
     { name: 'an INSERT by GET', request: (value: string) => rawRequest('GET', `/sparql/update?${encodeQuery({ update: insert(value) })}`) },
+    // The router and the handler decode these as they decode any URL: they are GET updates too.
+    { name: 'an INSERT by GET, its parameter name percent-encoded', request: (value: string) => rawRequest('GET', `/sparql/update?%75pdate=${encodeURIComponent(insert(value))}`) },
+    { name: 'an INSERT by GET, its path percent-encoded', request: (value: string) => rawRequest('GET', `/sparql/%75pdate?${encodeQuery({ update: insert(value) })}`) },
   ];
 
   for (const [{ name, request }, write] of READS.flatMap((read) => WRITES.map((write) => [read, write] as const))) {

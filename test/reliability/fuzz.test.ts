@@ -3,6 +3,13 @@
  * sent at a real `quiver serve --memory`. The server must not crash, must not answer 500 to a
  * request that does not parse, must not hang, and must keep answering {base}/health.
  *
+ * One request in eight is an update or query made to fetch and move graphs (fuzz-remote.ts): LOAD
+ * and SERVICE of a hostile peer the test runs (endless, trickling, garbage, silent, …), of the server
+ * itself, of loopback spellings, private addresses and names it must refuse, with GRAPH, COPY, MOVE
+ * and the like, then mutated like the rest. The server must never quote what it fetched (SECRET),
+ * never connect to the sentinel, and give up every download; a failed LOAD or SERVICE is one more
+ * failed operation that may answer 500. Every request that fetches is confined to this machine.
+ *
  * CI: 3,000 requests. Full run (QUIVER_FULL=1, or QUIVER_FUZZ_REQUESTS=N): 100,000.
  * Replay a run with QUIVER_SEED (the sequence of requests is the seed's; their interleaving is not).
  */
@@ -18,11 +25,17 @@ import { isHealthy, postUpdate, sleep, update } from './sparql-client.js';
 import { loadCorpus } from './fuzz-corpus.js';
 import { mutate } from './fuzz-mutations.js';
 import { buildRequest, describeRequest, type FuzzRequest } from './fuzz-requests.js';
+import { confineFetches, RemoteFuzz } from './fuzz-remote.js';
+import { SECRET, startHostilePeer, startSentinel, type HostilePeer } from './hostile-peer.js';
+import { TargetSpellings } from './target-spellings.js';
+import { freePort } from './server-process.js';
 
 const REQUESTS = runSize('QUIVER_FUZZ_REQUESTS', 3000, 100_000);
 const CONCURRENCY = 8;
 const HEALTH_EVERY = 200;
 const RESET_EVERY = 2000;
+/** The share of requests made to fetch (LOAD, SERVICE) and move graphs. */
+const REMOTE_SHARE = 1 / 8;
 /** Well past the server's own time limits (10 s): only a hang takes this long. */
 const HANG_MS = 60_000;
 
@@ -40,7 +53,7 @@ INSERT DATA {
 }`;
 
 interface Failure {
-  kind: 'status 500' | 'hang' | 'connection error' | 'health';
+  kind: 'status 500' | 'hang' | 'connection error' | 'health' | 'echo';
   request?: string;
   body?: string;
   mutations?: string[];
@@ -52,7 +65,14 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
   const random = new Random(seed);
   const { corpus, source } = loadCorpus();
   console.log(`fuzz: seed ${seed} (replay with QUIVER_SEED=${seed}), ${REQUESTS} requests, seeds: ${source}`);
-  const server = await startServerProcess(['--memory', '--workers', '2', '--query-timeout', '10', '--update-timeout', '10']);
+  const peer = await startHostilePeer();
+  const sentinel = await startSentinel();
+  const targets = await TargetSpellings.resolve({ peer: peer.port, self: await freePort(), sentinel: sentinel.port });
+  const remote = new RemoteFuzz(peer, targets);
+  const server = await startServerProcess([
+    ...['--memory', '--workers', '2', '--query-timeout', '10', '--update-timeout', '10', '--port', String(targets.ports.self)],
+    ...['--fetch-allow', targets.allowList, '--max-fetch-bytes', '1MiB', '--fetch-timeout', '1'],
+  ]);
   const statuses = new Map<number, number>();
   const evaluationErrors = new Map<string, number>();
   const failures: Failure[] = [];
@@ -64,10 +84,13 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
     const next = (): { request: FuzzRequest; mutations: string[] } | undefined => {
       if (sent >= REQUESTS) return undefined;
       sent++;
-      const kind = random.chance(0.7) ? 'query' : 'update';
-      const text = random.pick(kind === 'query' ? corpus.queries : corpus.updates);
-      const { body, applied } = mutate(text, random);
-      return { request: buildRequest(kind, body, random), mutations: applied };
+      const fetching = random.chance(REMOTE_SHARE);
+      // Most fetching requests are updates: LOADs, and graphs moved about.
+      const kind = random.chance(fetching ? 0.4 : 0.7) ? 'query' : 'update';
+      const text = fetching ? (kind === 'query' ? remote.query(random) : remote.update(random)) : random.pick(kind === 'query' ? corpus.queries : corpus.updates);
+      // Half the fetching requests go as made, the other half mutated like the rest.
+      const { body, applied } = fetching && random.chance(0.5) ? { body: Buffer.from(text), applied: ['remote'] } : mutate(text, random);
+      return { request: buildRequest(kind, confineFetches(body), random), mutations: fetching ? ['remote', ...applied] : applied };
     };
     const worker = async (): Promise<void> => {
       for (let job = next(); job; job = next()) {
@@ -83,13 +106,18 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     assert.ok(server.alive(), `the server died:\n${server.stderr()}`);
     assert.ok(await isHealthy(server.origin), 'the server does not answer /health after the run');
+    assert.ok(await downloadsGivenUp(peer, 10_000), `${peer.openAnswers()} downloads from the peer still open after the run`);
   } finally {
     await server.stop('SIGTERM');
+    await peer.close();
+    await sentinel.close();
   }
+  console.log(`fuzz: the peer served ${[...peer.hits].sort().map(([k, n]) => `${k} ${n}`).join(', ')}; sentinel connections: ${sentinel.connections()}`);
+  assert.equal(sentinel.connections(), 0, 'the server connected to a target it must refuse');
   const seconds = (Date.now() - started) / 1000;
   const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${byStatus}); ${failures.length} failures`);
-  for (const [message, n] of [...evaluationErrors].sort(([, a], [, b]) => b - a)) console.log(`fuzz: 500 (failed update operation) ${n}x: ${message}`);
+  for (const [message, n] of [...evaluationErrors].sort(([, a], [, b]) => b - a)) console.log(`fuzz: 500 (failed operation) ${n}x: ${message}`);
   for (const s of slowest) console.log(`fuzz: slow (${s.ms} ms, ${s.mutations.join('+')}): ${s.request.replace(/\s+/g, ' ')}`);
   if (failures.length > 0) {
     const file = join(tmpdir(), `quiver-fuzz-${seed}.json`);
@@ -104,6 +132,12 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
  * Back to the seed data, so that mutated updates cannot grow the store without bound. The reset
  * waits its turn behind fuzzed updates that may run up to their time limit: retried on 503/504.
  */
+async function downloadsGivenUp(peer: HostilePeer, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (peer.openAnswers() > 0 && Date.now() < until) await sleep(100);
+  return peer.openAnswers() === 0;
+}
+
 async function resetData(origin: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const response = await postUpdate(origin, DATA);
@@ -147,6 +181,7 @@ async function sendOne(
     });
     const body = await response.text();
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    if (body.includes(SECRET)) failures.push({ kind: 'echo', request: describeRequest(request), body, mutations, raw });
     if (response.status !== 500) return;
     const message = genuineEvaluationError(body);
     if (message) evaluationErrors.set(message, (evaluationErrors.get(message) ?? 0) + 1);
@@ -158,10 +193,16 @@ async function sendOne(
 }
 
 /**
- * 500s that are the protocol's answer to an update operation that failed on the data (SPARQL 1.1
- * Update: CREATE of an existing graph, DROP of a missing one, without SILENT).
+ * 500s that are the protocol's answer to an operation that failed on the data or the network
+ * (SPARQL 1.1 Update: CREATE of an existing graph, DROP of a missing one, a LOAD that fails, without
+ * SILENT; SPARQL 1.1 Federated Query: a SERVICE that fails), and two things Quiver does not do:
+ * SERVICE in an update's WHERE clause and SERVICE with a variable endpoint (reported with issue 18).
  */
-const GENUINE_EVALUATION_ERRORS: RegExp[] = [/\b(ADD|MOVE|COPY|DROP|CLEAR|CREATE): the graph (<|&lt;)(?:(?!&gt;)[^<>])*(>|&gt;) (does not exist|already exists)/];
+const GENUINE_EVALUATION_ERRORS: RegExp[] = [
+  /\b(ADD|MOVE|COPY|DROP|CLEAR|CREATE): the graph (<|&lt;)(?:(?!&gt;)[^<>])*(>|&gt;) (does not exist|already exists)/,
+  /\b(LOAD|SERVICE) (<|&lt;)(?:(?!&gt;)[^<>])*(>|&gt;)(: [a-z ]+|( failed| answered| did not)[a-z ]*)/,
+  /SERVICE is not available here|SERVICE with a variable endpoint is not supported/,
+];
 
 /**
  * The accepted failure's message, its graph name generalized so that the run's summary counts kinds,

@@ -3,6 +3,7 @@
  * an in-process server would take the test runner down with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -23,11 +24,17 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** Options of node itself, e.g. --max-old-space-size=512. */
   nodeOptions?: string[];
+  /**
+   * A command that runs node in some other setting and then becomes it (exec), so that the child's
+   * PID stays the server's: e.g. `unshare` for a mount namespace of its own.
+   */
+  wrapper?: string[];
 }
 
 /** Starts `quiver serve --port 0 <args>` and waits for its "listening on" line. */
 export function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  const command = [...(options.wrapper ?? []), process.execPath, ...(options.nodeOptions ?? []), MAIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args];
+  const child = spawn(command[0], command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });
@@ -63,6 +70,21 @@ export function startServerProcess(args: string[], options: ServerProcessOptions
           await exit;
         },
       });
+    });
+  });
+}
+
+/**
+ * A TCP port free on 127.0.0.1 now, for a server that must know its own port before it starts
+ * (`--fetch-allow 127.0.0.1:PORT` to let it fetch from itself); a later `--port` overrides `--port 0`.
+ */
+export function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
   });
 }
