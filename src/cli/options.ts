@@ -10,6 +10,8 @@ export interface OptionSpec {
   /** The value placeholder shown in --help (string options). */
   value?: string;
   default?: string;
+  /** A default that --help shows but that is worked out after parsing (it depends on other flags). */
+  shownDefault?: string;
   description: string;
   /** Without an environment variable (e.g. --help). */
   noEnv?: boolean;
@@ -63,7 +65,8 @@ export function helpText(usage: string, summary: string, specs: OptionSpec[]): s
   const rows = specs.map((spec) => {
     const flag = `--${spec.name}${spec.value ? ' ' + spec.value : ''}`;
     const env = spec.noEnv ? '' : `  [${envName(spec.name)}]`;
-    const fallback = spec.default !== undefined ? ` (default: ${spec.default})` : '';
+    const shown = spec.default ?? spec.shownDefault;
+    const fallback = shown !== undefined ? ` (default: ${shown})` : '';
     return `  ${flag.padEnd(26)} ${spec.description}${fallback}${env}`;
   });
   return `${usage}\n\n${summary}\n\nOptions (environment variable in brackets):\n${rows.join('\n')}\n`;

@@ -3,13 +3,13 @@
  * graceful stop on SIGTERM/SIGINT: stop accepting, let running requests finish up to a deadline,
  * then close the store.
  */
-import { getHeapStatistics } from 'node:v8';
 import { buildServer } from '../server/app.js';
 import { normalizeBasePath, type ServerConfig } from '../server/config.js';
 import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/local-service.js';
 import { createRemoteService, RemoteService } from '../service/remote-service.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import { FETCH_OPTIONS, fetchOptionSettings, type FetchOptionSettings } from './fetch-options.js';
+import { MEMORY_OPTIONS, memorySettings } from './memory-options.js';
 import {
   byteSize,
   helpText,
@@ -23,6 +23,9 @@ import {
   type ParsedOptions,
 } from './options.js';
 
+/** The memory defaults, where the serve tests and earlier callers look for them. */
+export { defaultQueryMemory, formatByteSize, MAX_DEFAULT_QUERY_MEMORY } from './memory-options.js';
+
 /**
  * Loopback by default: a fresh install should not expose a writable endpoint to the network; use
  * --host 0.0.0.0 in a container or behind a proxy. Port 7878 is clear of the usual development
@@ -30,25 +33,6 @@ import {
  */
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7878;
-
-/**
- * Without a budget, one query that sorts or groups millions of computed rows fills its worker's heap
- * and dies of it, taking its neighbours' latency with it; with one, it fails early with a clear
- * message. 1 GiB lets analytical queries over tens of millions of rows through; on a machine whose
- * heap limit (which V8 derives from the RAM, or --max-old-space-size sets) is under 4 GiB, a quarter
- * of it leaves room for the rows that are not counted (the store's terms, the serializer, V8's own).
- */
-export const MAX_DEFAULT_QUERY_MEMORY = 2 ** 30;
-
-export function defaultQueryMemory(heapLimit = getHeapStatistics().heap_size_limit): number {
-  const quarter = Math.floor(heapLimit / 4 / 2 ** 20) * 2 ** 20;
-  return Math.min(MAX_DEFAULT_QUERY_MEMORY, quarter);
-}
-
-/** A whole number of GiB or MiB, as --query-memory reads it back. */
-export function formatByteSize(bytes: number): string {
-  return bytes % 2 ** 30 === 0 ? `${bytes / 2 ** 30}GiB` : `${Math.round(bytes / 2 ** 20)}MiB`;
-}
 
 export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
@@ -75,14 +59,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     description:
       'queries proven cheap (< 1 ms) run on the main thread, saving two thread hand-offs: auto = unless the main thread is saturated while a core idles, idle = only while no other query is in flight, always = whenever one is cheap, off = every query on a worker',
   },
-  {
-    name: 'query-memory',
-    type: 'string',
-    value: 'BYTES',
-    default: formatByteSize(defaultQueryMemory()),
-    description:
-      'memory budget of one query (sorts, groups, hash joins, computed terms); over it the query fails (500); 0: no budget. 1GiB, or a quarter of the heap limit when less',
-  },
+  ...MEMORY_OPTIONS,
   { name: 'no-get-update', type: 'boolean', description: 'refuse updates sent with GET' },
   { name: 'cors-origins', type: 'string', value: 'LIST', default: '*', description: "comma-separated allowed origins; 'none' switches CORS off" },
   { name: 'trust-proxy', type: 'boolean', description: 'honour X-Forwarded-Proto/Host (behind your own proxy)' },
@@ -110,7 +87,10 @@ export interface ServeSettings {
   workers?: number;
   maxQueue?: number;
   inlineQueries: InlineQueriesMode;
+  /** --query-memory in bytes (undefined: no budget). */
   queryMemoryBudget?: number;
+  /** --max-memory in bytes (undefined: no limit). */
+  maxMemory?: number;
   /** LOAD policy of the local store: --no-load, --load-dir (its real path). */
   allowLoad: boolean;
   loadDir?: string;
@@ -132,6 +112,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
   const cors = stringOption(values, 'cors-origins')!.trim();
   const remote = remoteSettings(values);
   const security = securitySettings(values);
+  const memory = memorySettings(values, workers);
   return {
     store: stringOption(values, 'store'),
     memory: values['memory'] === true,
@@ -141,7 +122,8 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
     workers,
     maxQueue: positiveInteger(values, 'max-queue'),
     inlineQueries: inlineQueriesMode(values),
-    queryMemoryBudget: queryMemoryBudget(values),
+    queryMemoryBudget: memory.queryMemoryBudget,
+    maxMemory: memory.maxMemory,
     allowLoad: security.allowLoad,
     loadDir: security.loadDir,
     fetch: fetchOptionSettings(values),
@@ -174,6 +156,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     maxQueue: settings.maxQueue,
     inlineCheapQueries: inlineQueriesSetting(settings.inlineQueries),
     queryMemoryBudget: settings.queryMemoryBudget,
+    maxMemory: settings.maxMemory,
     allowLoad: settings.allowLoad,
     loadDir: settings.loadDir,
     allowService: settings.fetch.allowService,
@@ -223,12 +206,6 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
 
 function inlineQueriesMode(values: ParsedOptions['values']): InlineQueriesMode {
   return oneOf('inline-queries', stringOption(values, 'inline-queries')!.trim().toLowerCase(), INLINE_QUERIES_MODES);
-}
-
-/** --query-memory in bytes; 0 switches the budget off (the worker's heap limit is then the only bound). */
-function queryMemoryBudget(values: ParsedOptions['values']): number | undefined {
-  const bytes = byteSize(values, 'query-memory');
-  return bytes === 0 ? undefined : bytes;
 }
 
 export interface RemoteSettings {

@@ -39,6 +39,8 @@ export function* constructQuads(op: Operator, template: Algebra.Pattern[], scope
         const key = `${termKey(s)} ${termKey(p)} ${termKey(o)}`;
         if (seen.has(key)) continue;
         seen.add(key);
+        // Every distinct triple is remembered until the end, to drop its repetitions.
+        ctx.reserve(48 + 2 * key.length);
         out.push(factory.quad(s as any, p as any, o as any, defaultGraph()));
         if (out.length >= QUADS_PER_BATCH) {
           yield out;

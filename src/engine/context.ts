@@ -23,6 +23,8 @@ export interface ContextLimits {
   deadline?: number;
   isCancelled?: () => boolean;
   memoryBudget?: number;
+  /** Memory the request holds before evaluation starts (the algebra of its text), counted against memoryBudget. */
+  reservedBytes?: number;
 }
 
 /** A query-local term's overhead beyond its key: the term object, its map entry and array slot. */
@@ -36,7 +38,7 @@ export class ExecContext {
   private readonly localIds = new Map<string, TermId>();
   private readonly localTerms: Term[] = [];
   private readonly namedSet: Set<TermId> | null;
-  private memoryUsed = 0;
+  private memoryUsed: number;
   /** Materialized results of isolated sub-plans, per operator and parameter values. */
   readonly memo = new Map<unknown, Map<string, unknown>>();
   readonly functions: FunctionContext;
@@ -55,6 +57,7 @@ export class ExecContext {
     private readonly limits: ContextLimits = {},
     baseIri?: string,
   ) {
+    this.memoryUsed = limits.reservedBytes ?? 0;
     this.namedSet = dataset.namedGraphs ? new Set(dataset.namedGraphs) : null;
     this.functions = { now: new Date(), baseIri, bnodes: new Map() };
   }
@@ -74,6 +77,11 @@ export class ExecContext {
   /** Called between batches: stops evaluation past the deadline or on cancellation. */
   checkpoint(): void {
     checkLimits(this.limits);
+  }
+
+  /** Gives back memory reserved for something the evaluation no longer holds (a finished walk, dropped candidates). */
+  release(bytes: number): void {
+    this.memoryUsed = Math.max(0, this.memoryUsed - bytes);
   }
 
   /** Accounts for memory a sort, group or hash table is about to hold. */

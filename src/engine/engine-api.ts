@@ -16,8 +16,13 @@ export interface EngineQueryOptions {
   deadline?: number;
   /** Polled between batches; true stops evaluation with CancelledError. */
   isCancelled?: () => boolean;
-  /** Per-query memory budget in bytes for sorts, groups and hash tables. */
+  /**
+   * Per-query memory budget in bytes: the parse of the query's text, sorts, groups, hash tables,
+   * VALUES, computed terms and SERVICE answers count against it.
+   */
   memoryBudget?: number;
+  /** Bytes already held for the query when evaluation starts (set by the engine: its parsed text). */
+  reservedBytes?: number;
   /**
    * What SERVICE may fetch: targets, bytes (shared by the query's SERVICE calls, which also count
    * against memoryBudget) and time. Default: public internet only, 64 MiB, 60 s.
@@ -44,6 +49,13 @@ export interface EngineUpdateOptions {
   usingNamedGraphUris?: string[];
   deadline?: number;
   isCancelled?: () => boolean;
+  /**
+   * Per-request memory budget in bytes, as for queries: the parse of the update's text, the
+   * statements of its LOAD documents and the evaluation of its WHERE clauses count against it.
+   */
+  memoryBudget?: number;
+  /** Bytes already held when a WHERE clause is evaluated (set by the engine: text and documents). */
+  reservedBytes?: number;
   /** What LOAD may fetch: targets, bytes (shared by the update's documents) and time; as for queries. */
   fetchSettings?: FetchSettings;
   /** false: LOAD is refused (ProtocolError). Default true. */

@@ -12,13 +12,14 @@ import type { EngineQueryOptions } from './engine-api.js';
 import { unitBatch, type Batch } from './batch.js';
 import type { ExecContext } from './context.js';
 import type { Operator } from './operators/operator.js';
-import { planQuery, hasSolution, type PlannedQuery } from './query-engine.js';
+import { planQuery, hasSolution, withTextCharged, type PlannedQuery } from './query-engine.js';
 import { prefetchServices } from './service-call.js';
 import { sharedStatistics } from './plan/planner-statistics.js';
 
 /** Evaluates the query to its end and explains how. Errors (syntax, time-out) are thrown as for runQuery. */
-export async function explainQuery(store: QuadStore, query: string, options: EngineQueryOptions = {}): Promise<QueryExplanation> {
+export async function explainQuery(store: QuadStore, query: string, queryOptions: EngineQueryOptions = {}): Promise<QueryExplanation> {
   const started = performance.now();
+  const options = withTextCharged(query, queryOptions);
   const parsed = parseQuery(query, options.baseIri);
   const services = await prefetchServices(parsed.algebra, options);
   const reader = store.reader();

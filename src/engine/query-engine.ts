@@ -21,12 +21,14 @@ import { describeQuads } from './describe.js';
 import { planService, prefetchServices, type ServiceResults } from './service-call.js';
 import { sharedStatistics } from './plan/planner-statistics.js';
 import { templatePlansOf, type TemplatePlans } from './plan/prepared-plans.js';
+import { chargeRequestText } from './text-memory.js';
 
 export { runUpdate } from './update/update-executor.js';
 
 const ROWS_PER_BATCH = 1024;
 
-export async function runQuery(store: QuadStore, query: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult> {
+export async function runQuery(store: QuadStore, query: string, queryOptions: EngineQueryOptions = {}): Promise<EngineQueryResult> {
+  const options = withTextCharged(query, queryOptions);
   const templated = mayUsePreparedPlans(options) ? parseAsTemplate(query, options.baseIri) : undefined;
   const plans = templated && templatePlansOf<PlanShape>(templated.template);
   let parsed = plans ? undefined : parseQuery(query, options.baseIri);
@@ -44,6 +46,12 @@ export async function runQuery(store: QuadStore, query: string, options: EngineQ
     reader.release();
     throw error;
   }
+}
+
+/** The options with the memory the query's parsed text keeps charged (refused when its parse would not fit). */
+export function withTextCharged(query: string, options: EngineQueryOptions): EngineQueryOptions {
+  const reservedBytes = chargeRequestText(query, options.memoryBudget, 'query');
+  return reservedBytes === 0 ? options : { ...options, reservedBytes };
 }
 
 /** Prepared plans assume the optimizer and the store's own dataset (no protocol dataset to key them by). */

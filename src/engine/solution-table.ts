@@ -9,8 +9,8 @@ import type { ExecContext } from './context.js';
 import { RowBuffer, allBound, rowKey } from './row-buffer.js';
 import type { Operator } from './operators/operator.js';
 
-/** A row's share of the hash index: its slot in a bucket array and, at worst, a map entry of its own. */
-const INDEX_ENTRY_BYTES = 48;
+/** A row's share of the hash index: its slot in a bucket array and, at worst, a map entry and a bucket array of its own. */
+const INDEX_ENTRY_BYTES = 96;
 
 export class SolutionTable {
   private readonly index = new Map<number | string, number[]>();

@@ -78,6 +78,9 @@ function writeServiceGauges(lines: string[], metrics: ServiceMetrics | undefined
     ['quiver_updates_running', 'Updates (and graph store writes) being applied now.', metrics?.updatesRunning],
     ['quiver_updates_queued', 'Updates (and graph store writes) waiting for the writer.', metrics?.updatesQueued],
     ['quiver_store_size_bytes', 'Bytes the store occupies on disk.', metrics?.storeBytes],
+    ['quiver_memory_limit_bytes', 'The memory limit of the process (--max-memory).', metrics?.memoryLimitBytes],
+    ['quiver_memory_reserved_bytes', 'What running queries and updates may still add to the process, reserved from the limit.', metrics?.memoryReservedBytes],
+    ['quiver_memory_resident_bytes', 'Memory the process holds that the system cannot reclaim (anonymous and shared pages).', metrics?.memoryResidentBytes],
     ['quiver_store_triples', 'Quads in the store, all graphs.', metrics?.triples],
     ['quiver_store_writable', '1 when the store is open and accepts writes.', health && (health.writable ? 1 : 0)],
   ];

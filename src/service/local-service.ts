@@ -8,11 +8,12 @@
  * the query.
  */
 import { readdir, stat } from 'node:fs/promises';
+import type { ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { CancelledError, OverloadedError } from '../errors.js';
+import { CancelledError, OverloadedError, ResourceLimitError } from '../errors.js';
 import { QueryPool, type QueryLoad } from './query-pool.js';
 import type { QueryJobSpec } from './query-job.js';
 import { QueryCostMemory } from './query-cost-memory.js';
@@ -21,6 +22,10 @@ import { InlineGate, type InlineGateOptions } from './inline-gate.js';
 import { SaturationGate, type SaturationGateOptions } from './saturation-gate.js';
 import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
+import { MemoryAdmission } from './memory-admission.js';
+import { residentBytes } from './resident-memory.js';
+import { releaseGarbageNow } from './heap-release.js';
+import { queryReservation, workerHeapLimitMb } from './worker-heap.js';
 import { namedNode } from '../rdf/terms.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { FetchSettings } from '../net/outbound-http.js';
@@ -65,10 +70,21 @@ export interface LocalServiceOptions {
   allowService?: boolean;
   /** What LOAD and SERVICE may fetch: targets, bytes, time (net/outbound-http.ts; defaults there). */
   fetchSettings?: FetchSettings;
-  /** Per-query memory budget for sorts, groups and hash tables, in bytes (no budget when unset; `quiver serve` sets one by default). */
+  /**
+   * Per-request memory budget in bytes (EngineQueryOptions.memoryBudget: parsed text, sorts, groups,
+   * hash tables, SERVICE answers, LOAD documents); no budget when unset, `quiver serve` sets one by default.
+   */
   queryMemoryBudget?: number;
-  /** Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server. */
+  /**
+   * Heap limit of each query worker, in MiB: a runaway query kills its worker, not the server.
+   * Default: from queryMemoryBudget (worker-heap.ts); none without a budget.
+   */
   workerMemoryMb?: number;
+  /**
+   * Bytes the process should stay under (`quiver serve --max-memory`): queries and updates are
+   * admitted while what they may add fits (memory-admission.ts); the others wait in their queues.
+   */
+  maxMemory?: number;
   /** How long a cancelled or timed-out query may take to stop before its worker is replaced. */
   cancelGraceMs?: number;
   /** How long close() waits for running work before it cancels it. */
@@ -139,6 +155,8 @@ export class LocalService implements SparqlService {
   private readonly shapesRunInline = new BoundedMap<string, true>(1024);
   /** Queries answered on the main thread so far (see queryInline). */
   inlineQueries = 0;
+  /** Updates and graph store writes waiting for room in the memory budget, before the writer sees them. */
+  private writesWaitingForMemory = 0;
 
   private constructor(
     private readonly pool: QueryPool,
@@ -146,7 +164,7 @@ export class LocalService implements SparqlService {
     /** Read-only handle on the main thread, for statistics and cheap queries. */
     private readonly statisticsStore: QuadStore,
     private readonly settings: Required<Pick<LocalServiceOptions, 'queryTimeoutMs' | 'updateTimeoutMs'>> &
-      LocalServiceOptions,
+      LocalServiceOptions & { admission?: MemoryAdmission },
   ) {
     const setting = settings.inlineCheapQueries ?? true;
     const inline = setting === true ? {} : setting;
@@ -169,6 +187,8 @@ export class LocalService implements SparqlService {
       maxQueue,
     });
     let pool: QueryPool | undefined;
+    const admission = options.maxMemory !== undefined ? new MemoryAdmission(options.maxMemory, residentBytes, releaseGarbageNow) : undefined;
+    const perQuery = queryReservation(options.queryMemoryBudget);
     try {
       pool = await QueryPool.start({
         storePath: writer.storePath,
@@ -176,10 +196,12 @@ export class LocalService implements SparqlService {
         maxQueue,
         cancelGraceMs: options.cancelGraceMs ?? 2000,
         window: BATCH_WINDOW,
-        resourceLimits: options.workerMemoryMb ? { maxOldGenerationSizeMb: options.workerMemoryMb } : undefined,
+        resourceLimits: workerResourceLimits(options),
+        memory: admission && { admission, perQuery },
       });
+      if (admission) checkRoomForOneQuery(admission, perQuery);
       const statisticsStore = openStore({ path: writer.storePath, readOnly: true });
-      return new LocalService(pool, writer, statisticsStore, settings);
+      return new LocalService(pool, writer, statisticsStore, { ...settings, admission });
     } catch (error) {
       await pool?.close(Date.now());
       await writer.close(Date.now(), 0);
@@ -211,6 +233,7 @@ export class LocalService implements SparqlService {
     const shape = QueryCostMemory.shapeOf(request.query);
     // The gate sees every query, cheap or not: each one's arrival counts.
     const mainThreadFree = this.inlineGate(this.pool.load, this.pool.size);
+    if (shape === undefined) return this.pool.run(spec);
     if (mainThreadFree && this.costs.isCheap(shape)) return this.queryInline(shape, spec);
     return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
   }
@@ -232,17 +255,43 @@ export class LocalService implements SparqlService {
 
   update(request: UpdateRequest): Promise<void> {
     if (this.closing) return Promise.reject(shuttingDown());
-    return this.writer.run({
+    const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs);
+    return this.withMemory(deadline, request.signal, () => this.writer.run({
       update: request.update,
       baseIri: request.baseIri,
       usingGraphUris: request.usingGraphUris,
       usingNamedGraphUris: request.usingNamedGraphUris,
-      deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs),
+      deadline,
+      memoryBudget: this.settings.queryMemoryBudget,
       allowLoad: this.settings.allowLoad ?? true,
       loadDirectory: this.settings.loadDir,
       fetchSettings: this.settings.fetchSettings,
       signal: request.signal,
-    });
+    }));
+  }
+
+  /**
+   * Runs a write once it has its share of the process memory budget (as much as a query: its text,
+   * documents and WHERE clauses are held to the same budget), which it holds until it is done.
+   */
+  private async withMemory<T>(deadline: number, signal: UpdateRequest['signal'], write: () => Promise<T>): Promise<T> {
+    const admission = this.settings.admission;
+    if (!admission) return write();
+    const maxQueue = this.settings.maxQueue ?? DEFAULT_MAX_QUEUE;
+    if (this.writesWaitingForMemory >= maxQueue) throw new OverloadedError(`too many updates: ${this.writesWaitingForMemory} are waiting for memory already`);
+    if (admission.overLimit) throw new OverloadedError('the server is over its memory limit (--max-memory); try again later');
+    this.writesWaitingForMemory++;
+    let release: () => void;
+    try {
+      release = await admission.reserve(queryReservation(this.settings.queryMemoryBudget), { signal, deadline });
+    } finally {
+      this.writesWaitingForMemory--;
+    }
+    try {
+      return await write();
+    } finally {
+      release();
+    }
   }
 
   async getGraph(graph: GraphName, limits: RequestLimits = {}): Promise<QueryResult | undefined> {
@@ -274,13 +323,8 @@ export class LocalService implements SparqlService {
     limits: RequestLimits,
   ): Promise<unknown> {
     if (this.closing) return Promise.reject(shuttingDown());
-    return this.writer.runGraphStore({
-      operation,
-      graph,
-      documents,
-      deadline: Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs),
-      signal: limits.signal,
-    });
+    const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs);
+    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, deadline, signal: limits.signal }));
   }
 
   private hasNamedGraph(iri: string): boolean {
@@ -329,6 +373,12 @@ export class LocalService implements SparqlService {
       updatesRunning: updates.running,
       updatesQueued: updates.queued,
     };
+    const admission = this.settings.admission;
+    if (admission) {
+      gauges.memoryLimitBytes = admission.limit;
+      gauges.memoryReservedBytes = admission.load.reservedBytes;
+      gauges.memoryResidentBytes = admission.residentBytes;
+    }
     if (this.closing) return gauges;
     const reader = this.statisticsStore.reader();
     try {
@@ -363,6 +413,25 @@ export class LocalService implements SparqlService {
     // Last, because the writer owns the store (and a memory store's directory).
     await this.writer.close(deadline, grace);
   }
+}
+
+/** The workers' heap limit: as given, or from the query memory budget; none without either. */
+function workerResourceLimits(options: LocalServiceOptions): ResourceLimits | undefined {
+  const limitMb = options.workerMemoryMb ?? (options.queryMemoryBudget !== undefined ? workerHeapLimitMb(options.queryMemoryBudget) : undefined);
+  return limitMb !== undefined ? { maxOldGenerationSizeMb: limitMb } : undefined;
+}
+
+/**
+ * The process, started, must leave room for one query: past that, the budget could only be kept by
+ * refusing every query, so a limit that small is a mistake to report at once.
+ */
+function checkRoomForOneQuery(admission: MemoryAdmission, perQuery: number): void {
+  const held = residentBytes();
+  if (held + perQuery <= admission.limit) return;
+  const mib = (bytes: number): string => `${Math.ceil(bytes / 2 ** 20)} MiB`;
+  throw new ResourceLimitError(
+    `the memory limit of ${mib(admission.limit)} leaves no room for a query: the server holds ${mib(held)} before any query, and a query may add ${mib(perQuery)} (twice its memory budget and 64 MiB); raise --max-memory or lower --query-memory or --workers`,
+  );
 }
 
 /** The triples of one graph, as a query the workers already know how to run and stream. */

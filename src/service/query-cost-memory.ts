@@ -13,7 +13,7 @@
  * counts as cheap.
  */
 import { BoundedMap } from '../bounded-map.js';
-import { templateOf } from '../sparql/query-template.js';
+import { MAX_TEMPLATE_TEXT_LENGTH, templateOf } from '../sparql/query-template.js';
 
 /** Shapes whose estimate is below this many milliseconds are cheap. */
 export const CHEAP_QUERY_MS = 1;
@@ -34,8 +34,12 @@ export class QueryCostMemory {
 
   constructor(private readonly cheapMs = CHEAP_QUERY_MS) {}
 
-  /** The key queries that differ only in their constants share. */
-  static shapeOf(query: string): string {
+  /**
+   * The key queries that differ only in their constants share; undefined for a text too long to
+   * have a template, which is never cheap and whose text should not be kept as a key.
+   */
+  static shapeOf(query: string): string | undefined {
+    if (query.length > MAX_TEMPLATE_TEXT_LENGTH) return undefined;
     return templateOf(query)?.text ?? query;
   }
 

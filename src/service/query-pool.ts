@@ -9,6 +9,7 @@ import { QueryJob, type QueryJobSpec } from './query-job.js';
 import type { QueryResult } from './sparql-service.js';
 import type { QueryWorkerData, QueryWorkerReply } from './worker-messages.js';
 import { startWorker, waitForReply } from './worker-startup.js';
+import type { MemoryAdmission } from './memory-admission.js';
 
 export interface QueryPoolOptions {
   storePath: string;
@@ -19,6 +20,8 @@ export interface QueryPoolOptions {
   /** Unacknowledged batches a worker may have in flight. */
   window: number;
   resourceLimits?: ResourceLimits;
+  /** The process-wide memory budget, and what each query reserves of it while it runs on a worker. */
+  memory?: { admission: MemoryAdmission; perQuery: number };
 }
 
 export interface QueryLoad {
@@ -35,6 +38,8 @@ class QueryWorker {
   job?: QueryJob;
   private graceTimer?: NodeJS.Timeout;
   retired = false;
+  /** Gives back the job's share of the process memory budget, when it took one. */
+  releaseMemory?: () => void;
 
   constructor(
     readonly worker: Worker,
@@ -63,6 +68,9 @@ class QueryWorker {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.job = undefined;
+    const release = this.releaseMemory;
+    this.releaseMemory = undefined;
+    release?.();
   }
 }
 
@@ -72,6 +80,8 @@ export class QueryPool {
   private closing = false;
   private readonly idleWaiters: (() => void)[] = [];
   private replacedWorkers = 0;
+  /** Set while queued queries wait for room in the memory budget (not for a worker). */
+  private stopWaitingForMemory?: () => void;
 
   private constructor(private readonly options: QueryPoolOptions) {}
 
@@ -101,13 +111,21 @@ export class QueryPool {
   run(spec: QueryJobSpec): Promise<QueryResult> {
     if (this.closing) return Promise.reject(new OverloadedError('the service is shutting down'));
     if (spec.signal?.aborted) return Promise.reject(new CancelledError());
-    const idle = this.idleWorker();
-    if (!idle && this.queue.length >= this.options.maxQueue) {
+    // Queries waiting for memory go first: an idle worker is not enough to overtake them.
+    const idle = this.queue.length === 0 ? this.idleWorker() : undefined;
+    const reservation = idle ? this.reserveMemory() : undefined;
+    if (!reservation && this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new OverloadedError(`too many queries: ${this.queue.length} are waiting already`));
     }
+    if (!reservation && this.options.memory?.admission.overLimit) {
+      return Promise.reject(new OverloadedError('the server is over its memory limit (--max-memory); try again later'));
+    }
     const job = new QueryJob(spec, (j) => this.jobStopped(j));
-    if (idle) this.dispatch(idle, job);
-    else this.queue.push(job);
+    if (idle && reservation) this.dispatch(idle, job, reservation);
+    else {
+      this.queue.push(job);
+      if (idle) this.waitForMemory();
+    }
     return job.result;
   }
 
@@ -118,6 +136,7 @@ export class QueryPool {
   async close(deadline: number): Promise<void> {
     this.closing = true;
     for (const job of this.queue.splice(0)) job.stop(new OverloadedError('the service is shutting down'));
+    this.stopWaiting();
     await this.whenIdle(deadline);
     for (const w of this.workers) w.job?.stop(new CancelledError('the service is shutting down'));
     await this.whenIdle(Date.now() + this.options.cancelGraceMs);
@@ -155,14 +174,34 @@ export class QueryPool {
     return undefined;
   }
 
-  private dispatch(w: QueryWorker, job: QueryJob): void {
+  private dispatch(w: QueryWorker, job: QueryJob, reservation: Reservation): void {
+    w.releaseMemory = reservation.release;
     w.run(job, (stuck) => this.replace(stuck, job.stopReason ?? new CancelledError()));
+  }
+
+  /** A share of the process memory budget for one query, or undefined when it does not fit now. */
+  private reserveMemory(): Reservation | undefined {
+    const memory = this.options.memory;
+    if (!memory) return NO_RESERVATION;
+    if (!memory.admission.tryReserve(memory.perQuery)) return undefined;
+    return { release: () => memory.admission.release(memory.perQuery) };
+  }
+
+  /** Looks at the queue again whenever the budget may have room. */
+  private waitForMemory(): void {
+    this.stopWaitingForMemory ??= this.options.memory?.admission.whenRoom(() => this.pump());
+  }
+
+  private stopWaiting(): void {
+    this.stopWaitingForMemory?.();
+    this.stopWaitingForMemory = undefined;
   }
 
   private jobStopped(job: QueryJob): void {
     const queued = this.queue.indexOf(job);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
+      if (this.queue.length === 0) this.stopWaiting();
       return;
     }
     for (const w of this.workers) {
@@ -175,9 +214,17 @@ export class QueryPool {
   }
 
   private pump(): void {
+    let waitingForMemory = false;
     for (let w = this.idleWorker(); w && this.queue.length > 0; w = this.idleWorker()) {
-      this.dispatch(w, this.queue.shift()!);
+      const reservation = this.reserveMemory();
+      if (!reservation) {
+        waitingForMemory = true;
+        break;
+      }
+      this.dispatch(w, this.queue.shift()!, reservation);
     }
+    if (waitingForMemory) this.waitForMemory();
+    else this.stopWaiting();
     if (this.queue.length === 0 && this.load.running === 0) {
       for (const notify of this.idleWaiters.splice(0)) notify();
     }
@@ -232,9 +279,17 @@ export class QueryPool {
   }
 }
 
+/** A worker's hold on the memory budget. */
+interface Reservation {
+  release: () => void;
+}
+
+const NO_RESERVATION: Reservation = { release: () => undefined };
+
 function crashReason(error: Error & { code?: string }): QuiverError {
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new ResourceLimitError('the query ran out of memory');
+    // Memory the engine's accounting missed: the worker's heap limit, set from the budget, caught it.
+    return new ResourceLimitError('the query ran out of memory: it needs more than its memory budget allows its worker');
   }
   return new EvaluationError(`a query worker crashed: ${error.message}`);
 }

@@ -16,6 +16,7 @@ import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead,
 import type { SolutionRow } from './sparql-service.js';
 import type { Quad } from '../rdf/terms.js';
 import { keepQueryGarbageYoung } from './young-generation.js';
+import { releaseGarbageAfterJob } from './heap-release.js';
 
 /** Cells per message: large enough to amortize a message, small enough to stream smoothly. */
 const CELLS_PER_MESSAGE = 32_768;
@@ -89,6 +90,9 @@ async function runJob(job: RunQueryMessage): Promise<void> {
     }
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
+  } finally {
+    // After the job's last message, so its client does not wait for it.
+    releaseGarbageAfterJob();
   }
 }
 

@@ -190,6 +190,10 @@ export interface ServiceMetrics {
   updatesQueued?: number;
   /** Bytes the store takes on disk. */
   storeBytes?: number;
+  /** Local mode with --max-memory: the limit, what running queries and updates reserve of it, and what the process holds. */
+  memoryLimitBytes?: number;
+  memoryReservedBytes?: number;
+  memoryResidentBytes?: number;
   /** Quads in the store, all graphs (from the store's statistics, not counted per call). */
   triples?: number;
   /** Remote mode: the requests sent to the remote endpoint since the start. */

@@ -24,8 +24,13 @@ export interface EncodedBatch {
 /** Rows the cells have room for at first. */
 const FIRST_ROWS = 32;
 
-/** More distinct terms than this and the table starts over, so that neither side grows forever. */
-const MAX_TABLE_SIZE = 200_000;
+/**
+ * More distinct terms than this and the table starts over, so that neither side grows forever. Each
+ * side holds about 150 bytes a term (its key, its object, a map entry), for as long as the query
+ * streams: 50,000 terms are some 8 MB a side, which the process memory budget reserves for every
+ * running query (worker-heap.ts); a term is sent again only when it recurs after a reset.
+ */
+const MAX_TABLE_SIZE = 50_000;
 
 /**
  * Builds one message at a time: rows are encoded as they are added (so nothing holds on to the

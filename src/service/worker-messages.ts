@@ -83,6 +83,8 @@ export interface RunUpdateMessage {
   usingGraphUris?: string[];
   usingNamedGraphUris?: string[];
   deadline: number;
+  /** The update's memory budget (its text, its LOAD documents, its WHERE clauses), as a query's. */
+  memoryBudget?: number;
   allowLoad: boolean;
   /** The directory LOAD may read file: IRIs from (none: no local files). */
   loadDirectory?: string;

@@ -67,6 +67,7 @@ async function prepareJob(job: RunUpdateMessage): Promise<void> {
     usingGraphUris: job.usingGraphUris,
     usingNamedGraphUris: job.usingNamedGraphUris,
     deadline: job.deadline,
+    memoryBudget: job.memoryBudget,
     isCancelled: () => cancelled.has(job.jobId),
     allowLoad: job.allowLoad,
     loadDirectory: job.loadDirectory,

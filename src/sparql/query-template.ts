@@ -27,11 +27,20 @@ export interface Template {
   constants: string[];
 }
 
+/**
+ * Texts longer than this have no template. Templates pay off for the short queries an application
+ * sends again and again with other constants; a long text (a VALUES of thousands of rows) is a
+ * one-off, whose scan would cost the main thread tens of milliseconds per 100 KB and whose template
+ * and constants would be copies of the whole text, kept in caches.
+ */
+export const MAX_TEMPLATE_TEXT_LENGTH = 32 * 1024;
+
 /** The last query scanned: the service asks for a query's shape just before the parser does. */
 let lastScanned: { text: string; template: Template | undefined } | undefined;
 
-/** The template of a query, or undefined when it has no replaceable constant (or names our marks). */
+/** The template of a query, or undefined when it has no replaceable constant, names our marks or is too long. */
 export function templateOf(text: string): Template | undefined {
+  if (text.length > MAX_TEMPLATE_TEXT_LENGTH) return undefined;
   if (lastScanned?.text === text) return lastScanned.template;
   const template = fromKnownLayout(text) ?? scanTemplate(text);
   lastScanned = { text, template };

@@ -10,6 +10,7 @@ import { type CompiledExpression, valueOrUndefined } from '../expression/compile
 import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
 import { literal, termKey, typedLiteral, type Term } from '../../rdf/terms.js';
 import { xsd } from '../../rdf/vocabulary.js';
+import { termBytes } from '../../rdf/term-size.js';
 import { Operator, slotLabel, slotList } from './operator.js';
 
 export type AggregatorName = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'sample' | 'group_concat';
@@ -69,7 +70,7 @@ export class Group extends Operator {
           this.keySlots.forEach((s, i) => (keys[i] = data[offset + s]));
           group = { keys, accumulators: this.aggregates.map((a) => newAccumulator(a, ctx)) };
           groups.set(key, group);
-          ctx.reserve(64 + 48 * this.aggregates.length);
+          ctx.reserve(groupBytes(key, this.aggregates.length));
         }
         for (let i = 0; i < this.aggregates.length; i++) {
           const spec = this.aggregates[i];
@@ -107,6 +108,14 @@ export class Group extends Operator {
 
 const COUNTED = literal('1');
 
+/**
+ * A group's map entry, its key (a string when it has several slots), its typed array of key IDs
+ * (an array buffer object besides its bytes) and an accumulator (closures) per aggregate.
+ */
+function groupBytes(key: number | string, aggregates: number): number {
+  return 256 + (typeof key === 'string' ? 2 * key.length : 0) + 128 * aggregates;
+}
+
 /** A stand-in term for a whole solution, so that DISTINCT * can compare solutions. */
 function solutionTerm(data: Float64Array, offset: number, slots: number[]): Term {
   return literal(String(rowKey(data, offset, slots.length ? slots : [])));
@@ -122,6 +131,8 @@ function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
       const key = termKey(value);
       if (seen.has(key)) return;
       seen.add(key);
+      // The set's entry and key, and the value the accumulator may keep (a GROUP_CONCAT part).
+      ctx.reserve(48 + 2 * key.length + termBytes(value));
       inner.add(value);
     },
     result: () => inner.result(),
@@ -196,7 +207,11 @@ function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
       return {
         add: (v) => {
           if (v === undefined || v.termType !== 'Literal') failed = true;
-          else parts.push(v.value);
+          else {
+            // The part and, at the end, its copy in the joined string.
+            ctx.reserve(8 + 2 * (v.value.length + spec.separator.length));
+            parts.push(v.value);
+          }
         },
         result: () => (failed ? undefined : literal(parts.join(spec.separator))),
       };

@@ -8,6 +8,7 @@ import { RowBuffer, rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { orderByCompare } from '../functions/index.js';
 import type { Term } from '../../rdf/terms.js';
+import { termBytes } from '../../rdf/term-size.js';
 import { Operator, intersection, slotList } from './operator.js';
 
 export interface SortKey {
@@ -52,12 +53,22 @@ export class OrderBy extends Operator {
     }
     const n = rows.length;
     const k = this.keys.length;
-    // Sort keys are evaluated once per row, not once per comparison.
+    // Sort keys are evaluated once per row, not once per comparison; the keys are terms of their
+    // own (a computed key, a term beyond the store's term cache), the order and the sort's merge
+    // space an array slot and a half per row.
     const values: (Term | undefined)[] = new Array(n * k);
-    ctx.reserve(n * k * 16);
+    ctx.reserve(n * (k + 1.5) * 8);
+    let keyBytes = 0;
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < k; j++) values[i * k + j] = valueOrUndefined(this.keys[j].expression.evaluate, rows.data, i * width, ctx);
+      for (let j = 0; j < k; j++) {
+        const value = valueOrUndefined(this.keys[j].expression.evaluate, rows.data, i * width, ctx);
+        values[i * k + j] = value;
+        // A key the row before also had is the same object (a cached term): counted once.
+        if (i === 0 || value !== values[(i - 1) * k + j]) keyBytes += termBytes(value);
+      }
+      if ((i & 1023) === 1023) keyBytes = reserveNow(ctx, keyBytes);
     }
+    reserveNow(ctx, keyBytes);
     const order = Array.from({ length: n }, (_, i) => i);
     order.sort((a, b) => this.compareKeys(values, a * k, values, b * k));
     yield* this.emit(rows.data, order, ctx);
@@ -77,17 +88,25 @@ export class OrderBy extends Operator {
     let values: (Term | undefined)[] = [];
     const row: (Term | undefined)[] = new Array(k);
     let bar: (Term | undefined)[] | undefined;
+    // The candidates' keys: reserved as they come, given back when candidates are dropped.
+    let heldKeyBytes = 0;
     for (const b of this.child.execute(input, ctx)) {
       ctx.checkpoint();
       for (let r = 0; r < b.length; r++) {
         for (let j = 0; j < k; j++) row[j] = valueOrUndefined(this.keys[j].expression.evaluate, b.data, r * width, ctx);
         if (bar && this.compareKeys(row, 0, bar, 0) >= 0) continue;
         rows.push(b.data, r * width, ctx);
+        const bytes = keysBytes(row, 0, k);
+        ctx.reserve(bytes);
+        heldKeyBytes += bytes;
         for (let j = 0; j < k; j++) values.push(row[j]);
         if (rows.length >= capacity) {
           const best = this.sortedIndexes(values, rows.length).slice(0, limit);
           ({ rows, values } = keepRows(rows, values, best, k, ctx));
           bar = values.slice((limit - 1) * k, limit * k);
+          const kept = keysBytes(values, 0, values.length);
+          ctx.release(heldKeyBytes - kept);
+          heldKeyBytes = kept;
         }
       }
     }
@@ -123,6 +142,19 @@ export class OrderBy extends Operator {
     }
     yield* out.flush();
   }
+}
+
+/** Reserves what has been counted so far; returns the new count (0). */
+function reserveNow(ctx: ExecContext, bytes: number): number {
+  if (bytes > 0) ctx.reserve(bytes);
+  return 0;
+}
+
+/** The memory of sort keys values[from..to): their array slots and their terms. */
+function keysBytes(values: readonly (Term | undefined)[], from: number, to: number): number {
+  let bytes = 0;
+  for (let i = from; i < to; i++) bytes += 8 + termBytes(values[i]);
+  return bytes;
 }
 
 /** The chosen rows (and their sort values), in the given order, as a new buffer. */
@@ -172,7 +204,8 @@ export class Distinct extends Operator {
         const key = slots.length === 0 ? '' : slots.length === 1 ? batch.data[r * width + slots[0]] : rowKey(batch.data, r * width, slots);
         if (seen.has(key)) continue;
         seen.add(key);
-        if ((seen.size & 1023) === 0) ctx.reserve(1024 * 48);
+        // A set entry; a key of several slots is a string of its own besides.
+        if ((seen.size & 1023) === 0) ctx.reserve(1024 * (typeof key === 'string' ? 48 + 2 * key.length : 48));
         out.target().appendCopy(batch, r);
       }
       if (out.pending) {

@@ -157,20 +157,29 @@ class PathWalker {
         const visited = new Set<TermId>();
         if (path.type === 'zeroOrMore' && this.inGraph(node)) visited.add(node);
         let frontier = [node];
-        while (frontier.length > 0) {
-          const next: TermId[] = [];
-          for (const n of frontier) {
-            for (const m of this.walk(path.path, n, forward)) {
-              if (!visited.has(m)) {
-                visited.add(m);
-                next.push(m);
+        // The walk holds its visited nodes until it returns them: reserved as it grows, given back after.
+        let reserved = 0;
+        try {
+          while (frontier.length > 0) {
+            const next: TermId[] = [];
+            for (const n of frontier) {
+              for (const m of this.walk(path.path, n, forward)) {
+                if (!visited.has(m)) {
+                  visited.add(m);
+                  next.push(m);
+                }
               }
             }
+            frontier = next;
+            const held = (visited.size + next.length) * VISITED_NODE_BYTES;
+            this.ctx.reserve(held - reserved);
+            reserved = held;
+            this.ctx.checkpoint();
           }
-          frontier = next;
-          this.ctx.checkpoint();
+          return [...visited];
+        } finally {
+          this.ctx.release(reserved);
         }
-        return [...visited];
       }
     }
   }
@@ -215,15 +224,23 @@ class PathWalker {
   startNodes(path: PathExpr): TermId[] {
     const nodes = new Set<TermId>();
     const zeroLength = canBeEmpty(path);
+    let counted = 0;
     for (const g of this.graphs) {
       for (const q of this.ctx.reader.scan(0, 0, 0, g)) {
         nodes.add(q[0]);
         if (zeroLength || hasInverse(path)) nodes.add(q[2]);
+        if (nodes.size - counted >= 1024) {
+          this.ctx.reserve((nodes.size - counted) * VISITED_NODE_BYTES);
+          counted = nodes.size;
+        }
       }
     }
     return [...nodes];
   }
 }
+
+/** A node in a set of visited (or start) nodes, and in the array it is returned in. */
+const VISITED_NODE_BYTES = 32;
 
 function canBeEmpty(path: PathExpr): boolean {
   switch (path.type) {

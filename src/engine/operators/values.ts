@@ -24,6 +24,7 @@ export class Values extends Operator {
     const width = ctx.width;
     // The table is encoded once per evaluation, as full-width rows.
     const table = new Float64Array(Math.max(1, width) * this.rows.length);
+    ctx.reserve(table.byteLength);
     this.rows.forEach((r, i) => r.forEach((t, j) => (table[i * width + this.slots[j]] = t ? ctx.idOf(t) : 0)));
     const out = new BatchWriter(width);
     for (const batch of input) {

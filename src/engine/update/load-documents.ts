@@ -9,9 +9,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Algebra } from '../../sparql/parse.js';
 import type { Quad } from '../../rdf/terms.js';
-import { EvaluationError, ProtocolError } from '../../errors.js';
+import { EvaluationError, ProtocolError, ResourceLimitError } from '../../errors.js';
+import { quadBytes } from '../../rdf/term-size.js';
 import { parseRdf, rdfFormatForFileName, rdfFormatForMediaType } from '../../formats/rdf-parser.js';
-import { FetchBudget, fetchOutbound } from '../../net/outbound-http.js';
+import { FetchBudget, fetchOutbound, formatBytes } from '../../net/outbound-http.js';
 import { checkLimits } from '../context.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { readLoadDirectoryFile } from './load-directory.js';
@@ -22,7 +23,27 @@ const ACCEPT =
 
 export type LoadedDocuments = Map<Algebra.Load, Quad[] | Error>;
 
-export async function fetchLoadDocuments(operations: Algebra.Operation[], options: EngineUpdateOptions): Promise<LoadedDocuments> {
+/**
+ * The statements of an update's documents, held from their parsing to the transaction, against the
+ * update's memory budget (on top of what it already holds: its parsed text).
+ */
+export class StatementMemory {
+  constructor(
+    private readonly budget: number | undefined,
+    /** Bytes held so far. */
+    public held = 0,
+  ) {}
+
+  charge(quads: readonly Quad[], purpose: string): void {
+    if (this.budget === undefined) return;
+    for (const quad of quads) this.held += quadBytes(quad);
+    if (this.held > this.budget) {
+      throw new ResourceLimitError(`${purpose}: the statements need more than the update's memory budget of ${formatBytes(this.budget)}`);
+    }
+  }
+}
+
+export async function fetchLoadDocuments(operations: Algebra.Operation[], options: EngineUpdateOptions, memory = new StatementMemory(undefined)): Promise<LoadedDocuments> {
   const loaded: LoadedDocuments = new Map();
   const budget = new FetchBudget(options.fetchSettings);
   for (const op of operations) {
@@ -31,7 +52,7 @@ export async function fetchLoadDocuments(operations: Algebra.Operation[], option
     checkLimits(options);
     try {
       if (options.allowLoad === false) throw new ProtocolError('LOAD is disabled on this server');
-      loaded.set(load, await fetchDocument(load.source.value, options, budget));
+      loaded.set(load, await fetchDocument(load.source.value, options, budget, memory));
     } catch (error) {
       // A request out of time or cancelled stops here: that is no failed LOAD for SILENT to hide.
       checkLimits(options);
@@ -41,10 +62,14 @@ export async function fetchLoadDocuments(operations: Algebra.Operation[], option
   return loaded;
 }
 
-async function fetchDocument(url: string, options: EngineUpdateOptions, budget: FetchBudget): Promise<Quad[]> {
-  // A large file takes a while to parse: the time limit holds meanwhile (a fetched body's reads check it).
-  if (new URL(url).protocol === 'file:') return readLoadDirectoryFile(url, options.loadDirectory, () => checkLimits(options));
+async function fetchDocument(url: string, options: EngineUpdateOptions, budget: FetchBudget, memory: StatementMemory): Promise<Quad[]> {
   const purpose = `LOAD <${url}>`;
+  if (new URL(url).protocol === 'file:') {
+    // A large file takes a while to parse: the time limit holds meanwhile (a fetched body's reads check it).
+    const quads = await readLoadDirectoryFile(url, options.loadDirectory, () => checkLimits(options));
+    memory.charge(quads, purpose);
+    return quads;
+  }
   const response = await fetchOutbound({
     url,
     purpose,
@@ -58,16 +83,17 @@ async function fetchDocument(url: string, options: EngineUpdateOptions, budget: 
     if (response.status < 200 || response.status >= 300) throw new EvaluationError(`${purpose} answered ${response.status}`);
     const format = rdfFormatForMediaType(response.contentType) ?? rdfFormatForFileName(new URL(response.url).pathname)?.format;
     if (!format) throw new EvaluationError(`${purpose}: cannot tell the RDF format of ${describeMediaType(response.contentType)}`);
-    return await parseDocument(response.body, format, url, response.url);
+    return await parseDocument(response.body, format, url, response.url, (quads) => memory.charge(quads, purpose));
   } finally {
     response.close();
   }
 }
 
-async function parseDocument(body: NodeJS.ReadableStream, format: string, iri: string, baseIri: string): Promise<Quad[]> {
+async function parseDocument(body: NodeJS.ReadableStream, format: string, iri: string, baseIri: string, charge: (quads: Quad[]) => void): Promise<Quad[]> {
   const quads: Quad[] = [];
   try {
     for await (const batch of parseRdf(body, format, { baseIri })) {
+      charge(batch);
       for (const quad of batch) quads.push(quad);
       // The writer thread parses while it commits other updates: let them through between batches.
       await nextTurn();

@@ -21,7 +21,8 @@ import { Planner } from '../plan/planner.js';
 import { Scope, SlotAllocator } from '../plan/scope.js';
 import { RowBuffer } from '../row-buffer.js';
 import { validTriple } from '../construct.js';
-import { fetchLoadDocuments, type LoadedDocuments } from './load-documents.js';
+import { fetchLoadDocuments, StatementMemory, type LoadedDocuments } from './load-documents.js';
+import { chargeRequestText } from '../text-memory.js';
 
 let requestCounter = 0;
 
@@ -33,6 +34,8 @@ export async function runUpdate(store: QuadStore, update: string, options: Engin
 export interface PreparedUpdate {
   operations: Algebra.Operation[];
   documents: LoadedDocuments;
+  /** Memory the parsed text and the documents hold, counted against the update's memory budget. */
+  reservedBytes: number;
 }
 
 /** Whether an update text's operations include a LOAD (which makes its preparation slow). */
@@ -50,18 +53,22 @@ export async function prepareUpdate(
   options: EngineUpdateOptions = {},
   beforeFetching?: (parsed: { operations: Algebra.Operation[] }) => Promise<void>,
 ): Promise<PreparedUpdate> {
+  const textBytes = chargeRequestText(update, options.memoryBudget, 'update');
   const parsed = parseUpdate(update, options.baseIri);
   const usingParams = (options.usingGraphUris?.length ?? 0) + (options.usingNamedGraphUris?.length ?? 0) > 0;
   if (usingParams && parsed.hasDatasetClauses) {
     throw new ProtocolError('using-graph-uri / using-named-graph-uri may not be combined with USING, USING NAMED or WITH in the request');
   }
   await beforeFetching?.(parsed);
-  const documents = await fetchLoadDocuments(parsed.operations, options);
-  return { operations: parsed.operations, documents };
+  const memory = new StatementMemory(options.memoryBudget, textBytes);
+  const documents = await fetchLoadDocuments(parsed.operations, options, memory);
+  return { operations: parsed.operations, documents, reservedBytes: memory.held };
 }
 
 /** Runs a prepared update as one synchronous transaction: all of it, or (on any error) nothing. */
-export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, options: EngineUpdateOptions = {}): void {
+export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, updateOptions: EngineUpdateOptions = {}): void {
+  // The evaluation of the update's WHERE clauses counts on top of what its text and documents hold.
+  const options = { ...updateOptions, reservedBytes: prepared.reservedBytes };
   const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
   store.write(
     (writer) => {

@@ -1,0 +1,55 @@
+/**
+ * Gives a worker's memory back after a job that left much of it. V8 collects an idle thread's
+ * garbage late or never (nothing allocates), and keeps the pages of a collection pooled for reuse:
+ * a worker that sorted a million rows would hold its few hundred MiB, garbage, until its next big
+ * job, where the process-wide budget (memory-admission.ts) has to assume it is back to its idle size.
+ * Two full collections right after such a job return those pages to the system within
+ * milliseconds (measured: 240 MiB of anonymous memory back to 55 MiB; one collection alone frees
+ * the heap but leaves the pages pooled). They cost a few milliseconds on a heap of garbage, and
+ * run only when the heap and its typed arrays grew by more than RELEASE_GROWTH since the last time.
+ */
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+const RELEASE_GROWTH = 32 * 2 ** 20;
+
+let collect: (() => void) | undefined;
+let settled: number | undefined;
+
+/** Collects twice when the thread's memory grew past the threshold; returns whether it did. */
+export function releaseGarbageAfterJob(): boolean {
+  const held = heldBytes();
+  settled ??= held;
+  if (held - settled < RELEASE_GROWTH) return false;
+  releaseGarbageNow();
+  return true;
+}
+
+/**
+ * Collects this thread's garbage now and returns its pages to the system. The main thread does it
+ * before the memory budget refuses work: what its answers left behind (decoded rows, written
+ * text) lingers in its old generation until V8 sees a reason to collect, and a refusal is one.
+ */
+export function releaseGarbageNow(): void {
+  collect ??= exposedCollector();
+  collect();
+  collect();
+  settled = heldBytes();
+}
+
+/** The heap's committed pages beyond the young generation (which is reused, not grown), and typed arrays. */
+function heldBytes(): number {
+  const heap = getHeapStatistics();
+  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
+  return heap.total_physical_size - young + heap.external_memory;
+}
+
+/** V8's gc(), taken from a context made while the flag is on; the flag goes off again (it is process-wide). */
+function exposedCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as () => void;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
