@@ -7,6 +7,7 @@
  */
 import { ResourceLimitError } from '../errors.js';
 import { parseCostBytes } from '../sparql/parse-cost.js';
+import { checkTextLimits } from '../sparql/text-limits.js';
 
 /**
  * The share of the parse's peak that its result keeps: the algebra of a text held about a third of
@@ -21,6 +22,9 @@ const RETAINED_SHARE = 0.5;
  */
 export function chargeRequestText(text: string, budget: number | undefined, kind: 'query' | 'update'): number {
   if (budget === undefined) return 0;
+  // A text past the syntax limits (nesting, term length) is refused by the limit it breaks, a 400
+  // that says what to change, before its size is weighed against the budget.
+  checkTextLimits(text);
   const cost = parseCostBytes(text);
   if (cost > budget) {
     throw new ResourceLimitError(
