@@ -3,8 +3,7 @@
  * LocalService. Evaluation runs synchronously over a store snapshot, batch by batch; results are
  * pulled lazily, so a consumer that stops early stops the evaluation.
  */
-import type { Quad } from '../rdf/terms.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { Quad, SolutionRow } from '../rdf/terms.js';
 import type { FetchSettings } from '../net/outbound-http.js';
 
 export interface EngineQueryOptions {

@@ -7,7 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import { parseQuery } from '../sparql/parse.js';
 import type { QuadStore } from '../store/quad-store.js';
-import type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
 import type { EngineQueryOptions } from './engine-api.js';
 import { unitBatch, type Batch } from './batch.js';
 import type { ExecContext } from './context.js';
@@ -133,4 +132,29 @@ function timed(source: Iterable<Batch>, addTime: (ms: number) => void, see?: (ba
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** One operator of an evaluation plan, with what the optimizer expected and what happened. */
+export interface PlanNode {
+  /** The operator, e.g. PatternScan, HashJoin, Filter. */
+  operator: string;
+  /** A short description: the pattern, the join variables, the expression. */
+  details: string;
+  /** Rows the optimizer expected this operator to produce; null where it made no estimate. */
+  estimatedRows: number | null;
+  /** Rows the operator produced, over every time it ran. */
+  actualRows: number;
+  /** Time spent in the operator and its children (not in the operators feeding it its input). */
+  timeMs: number;
+  children: PlanNode[];
+}
+
+/** What `explain=true` answers (the JSON body of the HTTP response). */
+export interface QueryExplanation {
+  query: string;
+  /** Result rows (SELECT), triples (CONSTRUCT, DESCRIBE), or 1 / 0 (ASK true / false). */
+  resultRows: number;
+  /** From the start of parsing to the last row, in the worker that evaluated the query. */
+  totalTimeMs: number;
+  plan: PlanNode;
 }

@@ -8,7 +8,7 @@ import { toAst } from '@traqula/algebra-sparql-1-1';
 import { Generator } from '@traqula/generator-sparql-1-1';
 import type { Algebra } from '../sparql/parse.js';
 import { EvaluationError, ProtocolError, QuiverError } from '../errors.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { SolutionRow } from '../rdf/terms.js';
 import { parseSparqlResults, resultsFormatOf } from '../formats/results-parser.js';
 import { FetchBudget, fetchOutbound, type ByteLimit } from '../net/outbound-http.js';
 import type { EngineQueryOptions } from './engine-api.js';

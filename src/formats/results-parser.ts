@@ -9,10 +9,9 @@
  * blank nodes up to renaming. Callers that compare CSV with typed results must first reduce their
  * own terms with {@link csvValueOf}.
  */
-import type { Term } from '../rdf/terms.js';
+import type { SolutionRow, Term } from '../rdf/terms.js';
 import { blankNode, literal, namedNode, typedLiteral } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
-import type { SolutionRow } from '../service/sparql-service.js';
 
 export type ParsedResults =
   | { kind: 'bindings'; variables: string[]; rows: SolutionRow[] }

@@ -3,8 +3,7 @@
  * each batch into one text chunk for its sink as the batch arrives, so no serializer ever holds a
  * whole result.
  */
-import type { Quad } from '../rdf/terms.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { Quad, SolutionRow } from '../rdf/terms.js';
 
 /** Where serializers put their text. One `write` per batch, so sinks need not coalesce. */
 export interface TextSink {

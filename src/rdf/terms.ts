@@ -13,6 +13,8 @@ export type BlankNode = RDF.BlankNode;
 export type Literal = RDF.Literal;
 export type Variable = RDF.Variable;
 export type Quad = RDF.Quad;
+/** One solution: a term (or nothing, when unbound) per variable of its result, in the result's order. */
+export type SolutionRow = (RDF.Term | undefined)[];
 /** A term that can stand in a stored quad (no variables, no quoted triples). */
 export type GroundTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
 

@@ -2,7 +2,10 @@
  * The one interface the HTTP layer talks to. LocalService runs requests on the embedded store
  * (in worker threads); RemoteService forwards them to another SPARQL 1.1 endpoint.
  */
-import type { Quad, Term } from '../rdf/terms.js';
+import type { Quad, SolutionRow } from '../rdf/terms.js';
+import type { PlanNode, QueryExplanation } from '../engine/explain.js';
+
+export type { PlanNode, QueryExplanation, SolutionRow };
 
 export interface RequestLimits {
   /** Time limit of this request in milliseconds. */
@@ -84,8 +87,6 @@ export interface ResultDocument {
   rows?: number;
 }
 
-/** A row: one term (or undefined when unbound) per variable, in the order of `variables`. */
-export type SolutionRow = (Term | undefined)[];
 
 export type QueryResult =
   | {
@@ -108,30 +109,7 @@ export type QueryResult =
   /** The answer to a request with `explain: true`: the query ran to the end, its rows counted, not returned. */
   | { kind: 'explain'; explanation: QueryExplanation };
 
-/** One operator of an evaluation plan, with what the optimizer expected and what happened. */
-export interface PlanNode {
-  /** The operator, e.g. PatternScan, HashJoin, Filter. */
-  operator: string;
-  /** A short description: the pattern, the join variables, the expression. */
-  details: string;
-  /** Rows the optimizer expected this operator to produce; null where it made no estimate. */
-  estimatedRows: number | null;
-  /** Rows the operator produced, over every time it ran. */
-  actualRows: number;
-  /** Time spent in the operator and its children (not in the operators feeding it its input). */
-  timeMs: number;
-  children: PlanNode[];
-}
 
-/** What `explain=true` answers (the JSON body of the HTTP response). */
-export interface QueryExplanation {
-  query: string;
-  /** Result rows (SELECT), triples (CONSTRUCT, DESCRIBE), or 1 / 0 (ASK true / false). */
-  resultRows: number;
-  /** From the start of parsing to the last row, in the worker that evaluated the query. */
-  totalTimeMs: number;
-  plan: PlanNode;
-}
 
 export interface ServiceDescriptionData {
   /** Triples in the default graph, and per named graph, from the store's statistics. */
