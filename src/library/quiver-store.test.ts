@@ -186,8 +186,33 @@ describe('the RDF/JS Store interface', () => {
     assert.equal((await collect(store.match())).length, 0);
   });
 
-  it('refuses to name a stored blank node, with an error event', async () => {
-    await assert.rejects(done(store.removeMatches($.blankNode('b0'))), /blank node/);
+  it('names a stored blank node by the term match or a query gave: match and remove find that node', async () => {
+    await store.load('_:x <http://example.org/p> "1" ; <http://example.org/q> _:y . _:y <http://example.org/p> "2" .', { format: 'turtle', graph: 'http://example.org/bnodes' });
+    const g = ex('bnodes');
+    const [link] = await collect(store.match(null, ex('q'), null, g));
+    const x = link!.subject;
+    const y = link!.object;
+    assert.equal(x.termType, 'BlankNode');
+    assert.equal((await collect(store.match(x, null, null, g))).length, 2);
+    assert.equal((await collect(store.match(null, null, y))).length, 1);
+    // A blank node in a query's answer is the same term.
+    const [solution] = await (await store.select('SELECT ?s WHERE { GRAPH ?g { ?s <http://example.org/p> "2" } }')).toArray();
+    assert.equal((await collect(store.match(solution!['s'] as RDF.Quad_Subject, null, null, g))).length, 1);
+    // A blank node the store never gave out names nothing.
+    assert.equal((await collect(store.match($.blankNode('not-stored')))).length, 0);
+
+    await done(store.remove(Readable.from([$.quad(x, ex('p'), $.literal('1'), g)]) as unknown as RDF.Stream<RDF.Quad>));
+    assert.deepEqual((await collect(store.match(x, null, null, g))).map((q) => q.predicate.value), [ex('q').value]);
+    await done(store.removeMatches(y));
+    assert.equal((await collect(store.match(null, null, null, g))).length, 1);
+    await done(store.deleteGraph(g));
+  });
+
+  it('a closed store refuses match, remove and removeMatches, with an error event', async () => {
+    const closed = await openQuiver({ memory: true, workers: 1 });
+    await closed.close();
+    await assert.rejects(collect(closed.match()), StoreClosedError);
+    await assert.rejects(done(closed.removeMatches(ex('a'))), StoreClosedError);
   });
 });
 

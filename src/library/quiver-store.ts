@@ -18,7 +18,7 @@ import type { QueryExplanation, QueryRequest } from '../service/sparql-service.j
 import { storeExists } from '../store/lmdb-store.js';
 import { factory } from '../rdf/terms.js';
 import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
-import { deleteDataUpdate, graphName, matchQuery, quadOfSolution, removeMatchesUpdate, type TermPattern } from './quad-patterns.js';
+import { exactPattern, graphName, quadPattern, type TermPattern } from './quad-patterns.js';
 
 export interface OpenOptions {
   /** The store directory. Created when missing, unless `create: false`. */
@@ -218,16 +218,21 @@ export class QuiverStore implements RDF.Store {
     });
   }
 
-  /** Removes the stream's quads in one transaction (quads with blank nodes cannot be named: a ProtocolError). */
+  /** Removes the stream's quads in one transaction (blank nodes as `match` gave them name those nodes). */
   remove(stream: RDF.Stream<RDF.Quad>): EventEmitter {
     return settled(async () => {
       const quads = await collect(stream);
-      if (quads.length > 0) await this.update(deleteDataUpdate(quads));
+      this.refuseWhenClosed();
+      if (quads.length > 0) await this.localService.removeMatches(quads.map(exactPattern));
     });
   }
 
+  /** Removes the quads that match, in one transaction; an absent graph matches every graph, the default one included. */
   removeMatches(subject?: TermPattern, predicate?: TermPattern, object?: TermPattern, graph?: TermPattern): EventEmitter {
-    return settled(async () => this.update(removeMatchesUpdate(subject, predicate, object, graph)));
+    return settled(async () => {
+      this.refuseWhenClosed();
+      await this.localService.removeMatches([quadPattern(subject, predicate, object, graph)]);
+    });
   }
 
   /** Removes a named graph (or empties the default graph). */
@@ -246,9 +251,8 @@ export class QuiverStore implements RDF.Store {
   }
 
   private async *matchAll(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): AsyncGenerator<RDF.Quad> {
-    const pattern = [subject, predicate, object, graph];
-    const answer = await this.select(matchQuery(subject, predicate, object, graph));
-    for await (const solution of answer) yield quadOfSolution(solution, pattern);
+    this.refuseWhenClosed();
+    for await (const batch of this.localService.matchQuads(quadPattern(subject, predicate, object, graph))) yield* batch;
   }
 
   private refuseWhenClosed(): void {

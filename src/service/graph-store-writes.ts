@@ -9,6 +9,7 @@ import { CancelledError, TimeoutError } from '../errors.js';
 import { parseRdf } from '../formats/rdf-parser.js';
 import { namedNode, type Quad } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/quad-store.js';
+import { patternOfKeys, removeMatching } from '../store/term-pattern-scan.js';
 import type { GraphWriteResult } from './sparql-service.js';
 import type { GraphStoreMessage } from './worker-messages.js';
 
@@ -23,6 +24,7 @@ export async function runGraphStoreWrite(
   };
   const stoppable = { checkpoint: checkStop };
   if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph), stoppable);
+  if (message.operation === 'remove') return store.write((writer) => removeMatching(writer, (message.patterns ?? []).map(patternOfKeys)) > 0, stoppable);
   const quads = await parseDocuments(message, checkStop);
   checkStop();
   if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads), stoppable);

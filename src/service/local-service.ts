@@ -26,7 +26,8 @@ import { MemoryAdmission } from './memory-admission.js';
 import { residentBytes } from './resident-memory.js';
 import { releaseGarbageNow } from './heap-release.js';
 import { queryReservation, workerHeapLimitMb } from './worker-heap.js';
-import { namedNode } from '../rdf/terms.js';
+import { namedNode, type Quad } from '../rdf/terms.js';
+import { keyedPattern, matchingQuads, type KeyedPattern, type QuadPattern } from '../store/term-pattern-scan.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { FetchSettings } from '../net/outbound-http.js';
 import type {
@@ -316,15 +317,39 @@ export class LocalService implements SparqlService {
     return this.graphStoreWrite('delete', graph, [], limits) as Promise<boolean>;
   }
 
+  /** Removes the quads that match any of the patterns, in one transaction; whether any was there. */
+  removeMatches(patterns: QuadPattern[], limits: RequestLimits = {}): Promise<boolean> {
+    return this.graphStoreWrite('remove', null, [], limits, patterns.map(keyedPattern)) as Promise<boolean>;
+  }
+
+  /**
+   * The quads that match, in batches, from one snapshot read on this thread (a scan of the
+   * store's indexes, no query to plan): what the library's RDF/JS `match` streams.
+   */
+  async *matchQuads(pattern: QuadPattern): AsyncGenerator<Quad[]> {
+    if (this.closing) throw shuttingDown();
+    const reader = this.statisticsStore.reader();
+    try {
+      for (const batch of matchingQuads(reader, pattern)) {
+        yield batch;
+        // Between batches other work gets the thread: a large match does not hold it.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      reader.release();
+    }
+  }
+
   private graphStoreWrite(
-    operation: 'put' | 'post' | 'delete' | 'load',
+    operation: 'put' | 'post' | 'delete' | 'load' | 'remove',
     graph: GraphName,
     documents: GraphDocument[],
     limits: RequestLimits,
+    patterns?: KeyedPattern[],
   ): Promise<unknown> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs);
-    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, deadline, signal: limits.signal }));
+    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, patterns, deadline, signal: limits.signal }));
   }
 
   private hasNamedGraph(iri: string): boolean {

@@ -12,6 +12,7 @@ import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
 import type { FetchSettings } from '../net/outbound-http.js';
+import type { KeyedPattern } from '../store/term-pattern-scan.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 
@@ -108,10 +109,14 @@ export interface CancelUpdateMessage {
 export interface GraphStoreMessage {
   type: 'graphStore';
   jobId: number;
-  /** 'load': like 'post', but with `graph` null each quad keeps the graph its document gives it. */
-  operation: 'put' | 'post' | 'delete' | 'load';
+  /**
+   * 'load': like 'post', but with `graph` null each quad keeps the graph its document gives it.
+   * 'remove': removes the quads that match `patterns` (graph and documents unused).
+   */
+  operation: 'put' | 'post' | 'delete' | 'load' | 'remove';
   graph: string | null;
   documents: { text: string; contentType: string; baseIri?: string }[];
+  patterns?: KeyedPattern[];
   deadline: number;
 }
 
