@@ -13,7 +13,7 @@ import { ProtocolError, StoreClosedError, StoreOpenError } from '../errors.js';
 import { parseableRdfFormat, rdfFormatForFileName } from '../formats/registry.js';
 import { createQuadsSerializer } from '../formats/serializers.js';
 import type { ParseableRdfFormat } from '../formats/serializer.js';
-import { createLocalService, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
+import { createLocalService, inlineQueriesSetting, type InlineQueriesMode, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
 import type { QueryExplanation, QueryRequest } from '../service/sparql-service.js';
 import { storeExists } from '../store/lmdb-store.js';
 import { factory } from '../rdf/terms.js';
@@ -39,6 +39,13 @@ export interface OpenOptions {
   allowService?: boolean;
   /** The only directory whose files SPARQL LOAD may read (file: IRIs). Default: none. */
   loadDir?: string;
+  /**
+   * When a query whose shape has proved cheap is evaluated on the calling thread instead of a worker
+   * (as `quiver serve --inline-queries`): 'auto' (default) unless this thread is saturated while a
+   * core idles; 'idle' only while no other query runs; 'always'; 'off'. A program that sends its
+   * queries one at a time gains most from 'always': it saves two thread hand-offs per query.
+   */
+  inlineQueries?: InlineQueriesMode;
 }
 
 /** Options of one call. */
@@ -95,6 +102,7 @@ export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore
     allowLoad: options.allowLoad,
     allowService: options.allowService,
     loadDir: options.loadDir,
+    inlineCheapQueries: options.inlineQueries === undefined ? undefined : inlineQueriesSetting(options.inlineQueries),
   };
   try {
     return new QuiverStore(await createLocalService(settings));
