@@ -5,9 +5,12 @@
  * RDF/JS tools (and Comunica) can use it directly.
  */
 import { EventEmitter } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError, StoreClosedError, StoreOpenError } from '../errors.js';
 import { parseableRdfFormat, rdfFormatForFileName } from '../formats/registry.js';
@@ -165,22 +168,38 @@ export class QuiverStore implements RDF.Store {
     });
   }
 
-  /** Adds RDF given as text, bytes or a stream, in one transaction. */
+  /**
+   * Adds RDF given as text, bytes or a stream, in one transaction. A stream is copied to a
+   * temporary file as it comes, which the writer then reads as it writes: any size, bounded memory.
+   */
   async load(data: string | Uint8Array | NodeJS.ReadableStream, options: LoadOptions & { format: string }): Promise<void> {
     this.refuseWhenClosed();
-    const format = parseableRdfFormat(options.format);
-    if (format === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(options.format)}`);
-    const text = typeof data === 'string' ? data : data instanceof Uint8Array ? Buffer.from(data).toString('utf8') : await streamText(data);
-    await this.localService.loadDocuments([{ text, contentType: format, baseIri: options.baseIri }], options.graph, options);
+    const format = knownFormat(options.format);
+    if (typeof data === 'string' || data instanceof Uint8Array) {
+      const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+      await this.localService.loadDocuments([{ text, contentType: format, baseIri: options.baseIri }], options.graph, options);
+      return;
+    }
+    const spool = await mkdtemp(join(tmpdir(), 'quiver-load-'));
+    try {
+      const path = join(spool, 'document');
+      await pipeline(data, createWriteStream(path), { signal: options.signal });
+      await this.localService.loadFiles([{ path, gzip: false, contentType: format, baseIri: options.baseIri }], options.graph, options);
+    } finally {
+      await rm(spool, { recursive: true, force: true });
+    }
   }
 
-  /** Adds an RDF file (gzipped too, by its `.gz` name), in one transaction. For files larger than memory use `quiver load`. */
+  /** Adds an RDF file (gzipped too, by its `.gz` name), in one transaction; the file is read as it is written, in bounded memory. */
   async loadFile(path: string, options: LoadOptions = {}): Promise<void> {
+    this.refuseWhenClosed();
     const byName = rdfFormatForFileName(path);
     const format = options.format ?? byName?.format;
     if (format === undefined) throw new ProtocolError(`cannot tell the RDF format of ${path} from its name; give options.format`);
-    const bytes = await readFile(path);
-    await this.load(byName?.gzip ? gunzipSync(bytes) : bytes, { ...options, format });
+    // Read here first: a missing file is the caller's error, not the writer's.
+    await access(path);
+    const file = { path: resolve(path), gzip: byName?.gzip ?? false, contentType: knownFormat(format), baseIri: options.baseIri };
+    await this.localService.loadFiles([file], options.graph, options);
   }
 
   /** The store's quads (or one graph's), from one snapshot. */
@@ -291,10 +310,10 @@ function expectAnswer<A extends QueryAnswer>(answer: QueryAnswer, type: A['type'
   return answer as A;
 }
 
-async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+function knownFormat(format: string): ParseableRdfFormat {
+  const known = parseableRdfFormat(format);
+  if (known === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(format)}`);
+  return known;
 }
 
 function nquadsOf(quads: RDF.Quad[]): string {

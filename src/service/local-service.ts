@@ -22,6 +22,7 @@ import { InlineGate, type InlineGateOptions } from './inline-gate.js';
 import { SaturationGate, type SaturationGateOptions } from './saturation-gate.js';
 import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
+import type { RdfFile } from './worker-messages.js';
 import { MemoryAdmission } from './memory-admission.js';
 import { residentBytes } from './resident-memory.js';
 import { releaseGarbageNow } from './heap-release.js';
@@ -317,6 +318,14 @@ export class LocalService implements SparqlService {
     return this.graphStoreWrite('delete', graph, [], limits) as Promise<boolean>;
   }
 
+  /**
+   * Adds the files' quads (into `graph` when it is given, else each into the graph its file gives
+   * it) in one transaction; the writer thread reads the files as it writes, in bounded memory.
+   */
+  loadFiles(files: RdfFile[], graph: GraphName | undefined, limits: RequestLimits = {}): Promise<GraphWriteResult> {
+    return this.graphStoreWrite(graph === undefined ? 'load' : 'post', graph ?? null, [], limits, undefined, files) as Promise<GraphWriteResult>;
+  }
+
   /** Removes the quads that match any of the patterns, in one transaction; whether any was there. */
   removeMatches(patterns: QuadPattern[], limits: RequestLimits = {}): Promise<boolean> {
     return this.graphStoreWrite('remove', null, [], limits, patterns.map(keyedPattern)) as Promise<boolean>;
@@ -346,10 +355,11 @@ export class LocalService implements SparqlService {
     documents: GraphDocument[],
     limits: RequestLimits,
     patterns?: KeyedPattern[],
+    files?: RdfFile[],
   ): Promise<unknown> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs);
-    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, patterns, deadline, signal: limits.signal }));
+    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, patterns, files, deadline, signal: limits.signal }));
   }
 
   private hasNamedGraph(iri: string): boolean {

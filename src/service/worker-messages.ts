@@ -106,6 +106,14 @@ export interface CancelUpdateMessage {
 }
 
 /** A Graph Store Protocol write (graph null: the default graph). */
+/** An RDF file that the writer thread reads itself, so that its size costs no memory. */
+export interface RdfFile {
+  path: string;
+  gzip: boolean;
+  contentType: string;
+  baseIri?: string;
+}
+
 export interface GraphStoreMessage {
   type: 'graphStore';
   jobId: number;
@@ -116,6 +124,8 @@ export interface GraphStoreMessage {
   operation: 'put' | 'post' | 'delete' | 'load' | 'remove';
   graph: string | null;
   documents: { text: string; contentType: string; baseIri?: string }[];
+  /** Files to read on the writer thread, streamed into one transaction ('load' and 'post'). */
+  files?: RdfFile[];
   patterns?: KeyedPattern[];
   deadline: number;
 }
