@@ -46,6 +46,9 @@ export interface ShapeRow {
   shape: string;
   /** Engine → median ms over the shape's measured samples (undefined: none succeeded). */
   medianMs: Record<string, number | undefined>;
+  /** Engines whose answer to some instance of the shape differed from the others': not a result. */
+  wrong: string[];
+  /** The fastest engine among those that answered every instance alike. */
   fastest?: string;
 }
 
@@ -54,12 +57,13 @@ export function median(values: number[]): number | undefined {
   return percentile([...values].sort((a, b) => a - b), 0.5);
 }
 
-export function shapeRows(report: Pick<AnalyticReport, 'shapes' | 'engines'>): ShapeRow[] {
+export function shapeRows(report: Pick<AnalyticReport, 'shapes' | 'engines' | 'disagreements'>): ShapeRow[] {
   return report.shapes.map(({ name }) => {
     const medianMs = Object.fromEntries(report.engines.map((e) => [e.name, median(e.results.filter((r) => r.shape === name).flatMap((r) => r.ms))]));
-    const answered = Object.entries(medianMs).filter((entry): entry is [string, number] => entry[1] !== undefined);
+    const wrong = [...new Set(report.disagreements.filter((d) => d.shape === name).flatMap((d) => Object.keys(d.problems)))];
+    const answered = Object.entries(medianMs).filter((entry): entry is [string, number] => entry[1] !== undefined && !wrong.includes(entry[0]));
     const fastest = answered.sort((a, b) => a[1] - b[1])[0]?.[0];
-    return { shape: name, medianMs, fastest };
+    return { shape: name, medianMs, wrong, fastest };
   });
 }
 
@@ -97,13 +101,15 @@ export function renderAnalyticMarkdown(report: AnalyticReport): string {
     lines.push(`| ${e.name} | ${l.triples} | ${fixed(l.seconds)} | ${fixed(l.triplesPerSecond, 0)} | ${fixed(l.bytesPerTriple)} | ${mib(e.memory?.peakRssBytes)} | ${l.method} |`);
   }
   lines.push('', '## Median ms per shape (ratio to the fastest engine on it)', '');
+  lines.push('Ratios are to the fastest engine whose answers agree; a time marked *wrong* is an engine whose answer to some instance differed (see the cross-check above), never counted as the fastest.', '');
   lines.push(`| shape | ${names.join(' | ')} | fastest |`, `|---|${names.map(() => '---:').join('|')}|---|`);
   const titles = new Map(report.shapes.map((s) => [s.name, s.title]));
   for (const row of shapeRows(report)) {
     const best = row.fastest ? row.medianMs[row.fastest]! : undefined;
     const cells = names.map((n) => {
       const ms = row.medianMs[n];
-      return ms === undefined ? 'failed' : `${fixed(ms)} (${fixed(best ? ms / best : undefined, 2)})`;
+      if (ms === undefined) return 'failed';
+      return `${fixed(ms)} (${fixed(best ? ms / best : undefined, 2)})${row.wrong.includes(n) ? ' *wrong*' : ''}`;
     });
     lines.push(`| ${row.shape} ${titles.get(row.shape)} | ${cells.join(' | ')} | ${row.fastest ?? '–'} |`);
   }
