@@ -41,6 +41,8 @@ export function registerRoutes(app: FastifyInstance, context: HandlerContext): v
     // Answered on the event loop from the service's cheap health check: fine for load balancers.
     GET: (request, reply) => answerHealth(context.service, request, reply),
   });
+  // Fuseki and Oxigraph serve their pages at the root: here the root leads to the query page.
+  app.get(`${context.config.basePath}/`, async (_request, reply) => reply.redirect(paths.select, 302));
   registerGraphStore(app, context);
   registerUiAssets(app, context.config.basePath);
 }
