@@ -20,13 +20,15 @@ export interface StatusLine {
   busy(text: string): void;
   success(text: string): void;
   error(text: string): void;
+  /** Empties the line (a tab without a run yet). */
+  reset(): void;
 }
 
 /**
  * Replaces the form's textarea with the editor; the form's own button and submit (the no-script
  * way) now run the request here instead.
  */
-export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void): PageShell {
+export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void, onChange?: (text: string) => void): PageShell {
   const form = document.getElementById('sparql-form') as HTMLFormElement;
   const textarea = form.elements.namedItem(field) as HTMLTextAreaElement;
   const editorBox = el('div', { className: 'editor' });
@@ -44,6 +46,7 @@ export function enhanceForm(data: PageData, field: 'query' | 'update', run: () =
     prefixes: data.prefixes,
     styleNonce: data.styleNonce,
     onRun: run,
+    ...(onChange === undefined ? {} : { onChange }),
   });
   const toolbar = el('div', { className: 'toolbar' }, [
     examplesMenu(data, editor),
@@ -82,6 +85,7 @@ function statusLine(): StatusLine {
     busy: (text) => set('busy', text),
     success: (text) => set('success', text),
     error: (text) => set('error', text),
+    reset: () => set('', ''),
   };
 }
 

@@ -19,6 +19,8 @@ export interface EditorOptions {
   prefixes: Record<string, string>;
   styleNonce: string;
   onRun: () => void;
+  /** Called after each change of the text (the query page keeps it in its tab). */
+  onChange?: (text: string) => void;
 }
 
 export interface SparqlEditor {
@@ -58,6 +60,9 @@ export function createSparqlEditor(options: EditorOptions): SparqlEditor {
         placeholder('Type a SPARQL request; Ctrl+Enter runs it'),
         EditorView.contentAttributes.of({ 'aria-label': options.label }),
         EditorView.lineWrapping,
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) options.onChange?.(update.state.doc.toString());
+        }),
       ],
     }),
   });
