@@ -37,6 +37,8 @@ interface PageData {
   page: 'query' | 'update';
   endpoints: PagePaths;
   prefixes: Record<string, string>;
+  /** Where the store's vocabulary is, for completion (store-vocabulary.ts). */
+  vocabulary: string;
   examples: Example[];
   queryCredentials: boolean;
   updateCredentials: boolean;
@@ -126,6 +128,7 @@ function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, o
     page,
     endpoints: paths,
     prefixes: KNOWN_PREFIXES,
+    vocabulary: paths.select.replace(/\/select$/, '/vocabulary'),
     examples: page === 'query' ? QUERY_EXAMPLES : UPDATE_EXAMPLES,
     queryCredentials: options.queryCredentials ?? false,
     updateCredentials: options.updateCredentials ?? false,

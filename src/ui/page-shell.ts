@@ -6,6 +6,7 @@ import { button, el } from './dom.js';
 import { RequestFailure } from './endpoint.js';
 import type { PageData } from './page-data.js';
 import { createSparqlEditor, type SparqlEditor } from './sparql-editor.js';
+import type { VocabularySource } from './vocabulary-index.js';
 
 export interface PageShell {
   editor: SparqlEditor;
@@ -28,7 +29,7 @@ export interface StatusLine {
  * Replaces the form's textarea with the editor; the form's own button and submit (the no-script
  * way) now run the request here instead.
  */
-export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void, onChange?: (text: string) => void): PageShell {
+export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void, onChange?: (text: string) => void, vocabulary?: VocabularySource): PageShell {
   const form = document.getElementById('sparql-form') as HTMLFormElement;
   const textarea = form.elements.namedItem(field) as HTMLTextAreaElement;
   const editorBox = el('div', { className: 'editor' });
@@ -47,6 +48,7 @@ export function enhanceForm(data: PageData, field: 'query' | 'update', run: () =
     styleNonce: data.styleNonce,
     onRun: run,
     ...(onChange === undefined ? {} : { onChange }),
+    ...(vocabulary === undefined ? {} : { vocabulary }),
   });
   const toolbar = el('div', { className: 'toolbar' }, [
     examplesMenu(data, editor),

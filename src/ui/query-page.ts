@@ -19,6 +19,7 @@ import { declaredPrefixes, PrefixShortener } from './rdf-terms.js';
 import { targetFromHash } from './resource-address.js';
 import { ResourceView } from './resource-view.js';
 import { ResultsTable } from './results-table.js';
+import { VocabularySource } from './vocabulary-index.js';
 import { forgetQueryInLocation, queryFromLocation, rememberQueryInLocation } from './share-link.js';
 
 type ViewName = 'table' | 'chart' | 'graph' | 'plan' | 'response';
@@ -41,7 +42,8 @@ const data = readPageData();
 const endpoint = data.endpoints.select;
 const credentials = credentialsForm(false, data.queryCredentials);
 const results = new Map<string, TabResult>();
-const shell = enhanceForm(data, 'query', () => void run(), (text) => tabs.saveQuery(text));
+const vocabulary = new VocabularySource(data.vocabulary, () => credentials.read());
+const shell = enhanceForm(data, 'query', () => void run(), (text) => tabs.saveQuery(text), vocabulary);
 const tabs = new QueryTabs(endpoint, shell.editor.text(), { onSwitch: showTab, onClose: (tab) => results.delete(tab.id) });
 const history = new QueryHistory(endpoint, (query) => {
   shell.editor.setText(query);
@@ -261,4 +263,6 @@ shell.editor.setText(tabs.active.query);
 if (serverResults !== null) panel.append(serverResults);
 if (sharedQuery !== undefined) void run();
 route();
+// The store's vocabulary is fetched while the page is read, not when the first completion needs it.
+vocabulary.current();
 shell.editor.focus();

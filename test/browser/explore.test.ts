@@ -13,6 +13,7 @@ import { launchChromium, openWatchedPage, runAndExpectSuccess, screenshot, skipB
 import { FIXED_EXPLANATION } from './fixed-plan.js';
 
 const EX = 'http://example.org/';
+const SHOP = 'http://data.example.com/shop#';
 const LONG = 'A very long description that goes on and on, far longer than any column should be allowed to grow in a table';
 
 const DATA = `PREFIX ex: <${EX}>
@@ -22,6 +23,7 @@ INSERT DATA {
     ex:address [ ex:city "Oxford" ; ex:street [ ex:name "High Street" ] ] .
   ex:bob a ex:Person ; rdfs:label "Bob" ; ex:age 1234567 ; ex:knows ex:carol .
   GRAPH ex:g1 { ex:carol rdfs:label "Carol" ; ex:knows ex:alice . }
+  <${SHOP}item1> <${SHOP}price> 3 .
 }`;
 
 describe('working in the query page', { skip: skipBrowser }, () => {
@@ -249,5 +251,53 @@ describe('working in the query page', { skip: skipBrowser }, () => {
     const again = await open(new URL(shared).pathname + new URL(shared).hash);
     await again.waitForSelector('.resource-properties:has-text("High Street")');
     await closeChecked();
+  });
+});
+
+describe('completion from the data', { skip: skipBrowser }, () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startLocalServer();
+    const response = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: DATA });
+    assert.equal(response.status, 200, await response.text());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('offers the prefixes the data uses, then its classes and properties ranked by use', async () => {
+    const watched = await openWatchedPage(browser);
+    const { page } = watched;
+    await page.goto(server.url('/sparql/select'));
+    await page.waitForSelector('.cm-content');
+    await typeInEditor(page, 'SELECT * WHERE { ?s ');
+    await page.keyboard.type('sho');
+    await page.waitForSelector('.cm-tooltip-autocomplete .cm-completionLabel');
+    assert.ok((await page.locator('.cm-completionLabel').allTextContents()).includes('shop:'), 'a prefix made for the data’s own namespace');
+    await page.waitForTimeout(250);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('pr');
+    await page.locator('.cm-tooltip-autocomplete .cm-completionLabel', { hasText: /^price$/ }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await typeInEditor(page, `PREFIX ex: <${EX}>\nSELECT * WHERE { ?s a ex:`);
+    await page.keyboard.type('P');
+    await page.locator('.cm-tooltip-autocomplete .cm-completionLabel', { hasText: /^Person$/ }).waitFor();
+    assert.match((await page.textContent('.cm-tooltip-autocomplete li[aria-selected]'))!, /Person.*class, 2 uses/);
+    await screenshot(page, 'query-page-completion-classes');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(' ; ex:');
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete .cm-completionLabel');
+    const labels = await page.locator('.cm-tooltip-autocomplete .cm-completionLabel').allTextContents();
+    assert.deepEqual(labels.slice(0, 2), ['knows', 'age'], `properties by use first: ${labels.join(', ')}`);
+    await screenshot(page, 'query-page-completion-properties');
+    assert.deepEqual(watched.foreignRequests(server.origin), []);
+    assert.deepEqual(watched.errors, []);
+    await watched.close();
   });
 });
