@@ -69,7 +69,7 @@ export function accessKind(request: RequestShape, routes: ServerRoutes): AccessK
     // The HTML query page stays reachable; the service description names graphs and sizes.
     return carriesRequest(request, ['query']) || !wantsPage(request) ? 'query' : 'open';
   }
-  if (route === routes.metrics) return 'query';
+  if (route === routes.metrics || route === routes.vocabulary) return 'query';
   return 'open';
 }
 

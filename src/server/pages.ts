@@ -37,6 +37,8 @@ interface PageData {
   page: 'query' | 'update';
   endpoints: PagePaths;
   prefixes: Record<string, string>;
+  /** Where the store's vocabulary is, for completion (store-vocabulary.ts). */
+  vocabulary: string;
   examples: Example[];
   queryCredentials: boolean;
   updateCredentials: boolean;
@@ -54,8 +56,11 @@ const QUERY_OUTPUTS: [string, string][] = [
   ['ntriples', 'N-Triples (CONSTRUCT / DESCRIBE)'],
 ];
 
-function navigation(paths: PagePaths): string {
-  return `<nav><a href="${escapeHtml(paths.select)}">Query</a><a href="${escapeHtml(paths.update)}">Update</a></nav>`;
+/** Each page links the other; the current one is marked for assistive technology and the style. */
+function navigation(paths: PagePaths, current: PageData['page']): string {
+  const link = (page: PageData['page'], href: string, label: string): string =>
+    `<a href="${escapeHtml(href)}"${page === current ? ' aria-current="page"' : ''}>${label}</a>`;
+  return `<nav>${link('query', paths.select, 'Query')}${link('update', paths.update, 'Update')}</nav>`;
 }
 
 export function queryPage(paths: PagePaths, options: PageOptions = {}, query = QUERY_EXAMPLES[0]!.text): RenderedPage {
@@ -123,6 +128,7 @@ function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, o
     page,
     endpoints: paths,
     prefixes: KNOWN_PREFIXES,
+    vocabulary: paths.select.replace(/\/select$/, '/vocabulary'),
     examples: page === 'query' ? QUERY_EXAMPLES : UPDATE_EXAMPLES,
     queryCredentials: options.queryCredentials ?? false,
     updateCredentials: options.updateCredentials ?? false,
@@ -134,7 +140,7 @@ function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, o
       : `\n<div id="app"></div>
 <script type="application/json" id="quiver-page-data">${jsonForScriptBlock(data)}</script>
 <script type="module" src="${escapeHtml(script)}"></script>`;
-  const html = htmlPage(title, `${navigation(paths)}\n<h1>${escapeHtml(title)}</h1>\n${form}${scripts}`, {
+  const html = htmlPage(title, `${navigation(paths, page)}\n<h1>${escapeHtml(title)}</h1>\n${form}${scripts}`, {
     nonce,
     // An empty icon: browsers would otherwise ask for /favicon.ico and log its 404.
     headMarkup: `<link rel="icon" href="data:,">\n${stylesheet === undefined ? '' : `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">\n`}`,

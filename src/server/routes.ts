@@ -16,7 +16,9 @@ import { outputValues, rawQueryString, type ProtocolParams } from './protocol-pa
 import { answerQuery } from './query-handler.js';
 import { allParams, bodyQuery, readBody, selectPostQuery, setErrorFormat, urlParams, type RequestBody } from './request-context.js';
 import { answerUpdate, updateText } from './update-handler.js';
-import { registerGraphStore } from './graph-store.js';
+import { graphStorePath, registerGraphStore } from './graph-store.js';
+import { serverRoutes } from './server-routes.js';
+import { registerVocabulary } from './store-vocabulary.js';
 import { answerHealth } from './health.js';
 import { registerUiAssets } from './ui-assets.js';
 
@@ -41,6 +43,10 @@ export function registerRoutes(app: FastifyInstance, context: HandlerContext): v
     // Answered on the event loop from the service's cheap health check: fine for load balancers.
     GET: (request, reply) => answerHealth(context.service, request, reply),
   });
+  // Fuseki and Oxigraph serve their pages at the root: here the root leads to the query page.
+  app.get(`${context.config.basePath}/`, async (_request, reply) => reply.redirect(paths.select, 302));
+  const store = graphStorePath(context.config.basePath);
+  registerVocabulary(app, context.service, serverRoutes(context.config.basePath).vocabulary, [paths.single, paths.update, store, `${store}/*`]);
   registerGraphStore(app, context);
   registerUiAssets(app, context.config.basePath);
 }

@@ -11,6 +11,8 @@ export interface ServerRoutes {
   store: string;
   health: string;
   metrics: string;
+  /** The store's classes, properties and prefixes, for the query editor's completion. */
+  vocabulary: string;
 }
 
 export function serverRoutes(basePath: string): ServerRoutes {
@@ -21,6 +23,7 @@ export function serverRoutes(basePath: string): ServerRoutes {
     store: graphStorePath(basePath),
     health: `${basePath}/health`,
     metrics: `${basePath}/metrics`,
+    vocabulary: `${basePath}/sparql/vocabulary`,
   };
 }
 

@@ -9,6 +9,8 @@ export interface PageData {
   page: 'query' | 'update';
   endpoints: { select: string; update: string };
   prefixes: Record<string, string>;
+  /** The store's classes, properties and prefixes (JSON), for completion. */
+  vocabulary: string;
   examples: Example[];
   queryCredentials: boolean;
   updateCredentials: boolean;

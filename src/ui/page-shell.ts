@@ -6,6 +6,7 @@ import { button, el } from './dom.js';
 import { RequestFailure } from './endpoint.js';
 import type { PageData } from './page-data.js';
 import { createSparqlEditor, type SparqlEditor } from './sparql-editor.js';
+import type { VocabularySource } from './vocabulary-index.js';
 
 export interface PageShell {
   editor: SparqlEditor;
@@ -20,13 +21,15 @@ export interface StatusLine {
   busy(text: string): void;
   success(text: string): void;
   error(text: string): void;
+  /** Empties the line (a tab without a run yet). */
+  reset(): void;
 }
 
 /**
  * Replaces the form's textarea with the editor; the form's own button and submit (the no-script
  * way) now run the request here instead.
  */
-export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void): PageShell {
+export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void, onChange?: (text: string) => void, vocabulary?: VocabularySource): PageShell {
   const form = document.getElementById('sparql-form') as HTMLFormElement;
   const textarea = form.elements.namedItem(field) as HTMLTextAreaElement;
   const editorBox = el('div', { className: 'editor' });
@@ -44,6 +47,8 @@ export function enhanceForm(data: PageData, field: 'query' | 'update', run: () =
     prefixes: data.prefixes,
     styleNonce: data.styleNonce,
     onRun: run,
+    ...(onChange === undefined ? {} : { onChange }),
+    ...(vocabulary === undefined ? {} : { vocabulary }),
   });
   const toolbar = el('div', { className: 'toolbar' }, [
     examplesMenu(data, editor),
@@ -82,6 +87,7 @@ function statusLine(): StatusLine {
     busy: (text) => set('busy', text),
     success: (text) => set('success', text),
     error: (text) => set('error', text),
+    reset: () => set('', ''),
   };
 }
 

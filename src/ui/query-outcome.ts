@@ -12,11 +12,19 @@ export type QueryOutcome =
 /** One Accept for every kind of query: the server picks by the kind of result. */
 export const RESULT_ACCEPT = 'application/sparql-results+json, application/n-triples;q=0.9';
 
-export async function readOutcome(response: Response): Promise<QueryOutcome> {
-  const type = response.headers.get('content-type') ?? '';
-  const text = await response.text();
-  if (type.startsWith('application/n-triples')) return { kind: 'triples', triples: parseNTriples(text) };
-  return parseSparqlJson(text);
+/** The answer as it came (for the raw-response view) and as the page reads it. */
+export interface RawResponse {
+  contentType: string;
+  text: string;
+}
+
+export async function readResponse(response: Response): Promise<RawResponse> {
+  return { contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+export function outcomeOf(raw: RawResponse): QueryOutcome {
+  if (raw.contentType.startsWith('application/n-triples')) return { kind: 'triples', triples: parseNTriples(raw.text) };
+  return parseSparqlJson(raw.text);
 }
 
 interface SparqlJson {

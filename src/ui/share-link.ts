@@ -12,3 +12,8 @@ export function rememberQueryInLocation(query: string): void {
   const fragment = new URLSearchParams({ query });
   history.replaceState(null, '', `${location.pathname}${location.search}#${fragment.toString()}`);
 }
+
+/** A tab without a run: the address no longer names a query. */
+export function forgetQueryInLocation(): void {
+  if (queryFromLocation() !== undefined) history.replaceState(null, '', `${location.pathname}${location.search}`);
+}

@@ -1,9 +1,12 @@
 /**
- * Completions while typing: the server's known prefixes (choosing one also declares it at the top
- * when the text does not yet), and the SPARQL keywords.
+ * Completions while typing: the server's known prefixes and those of the store's data (choosing one
+ * also declares it at the top when the text does not yet), the SPARQL keywords, and after `prefix:`
+ * the store's classes and properties in that namespace, the most used first.
  */
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
 import type { EditorView } from '@codemirror/view';
+import { declaredPrefixes } from './rdf-terms.js';
+import type { VocabularySource } from './vocabulary-index.js';
 
 const KEYWORDS = [
   'SELECT', 'CONSTRUCT', 'DESCRIBE', 'ASK', 'WHERE', 'PREFIX', 'BASE', 'DISTINCT', 'REDUCED', 'FROM', 'NAMED',
@@ -14,9 +17,14 @@ const KEYWORDS = [
   'BOUND', 'IRI', 'REGEX', 'CONTAINS', 'STRSTARTS', 'STRENDS', 'LCASE', 'UCASE', 'CONCAT', 'COALESCE', 'IF',
 ];
 
-export function sparqlCompletions(prefixes: Record<string, string>): CompletionSource {
+export function sparqlCompletions(knownPrefixes: Record<string, string>, vocabulary?: VocabularySource): CompletionSource {
   const keywordOptions: Completion[] = KEYWORDS.map((keyword) => ({ label: keyword, type: 'keyword', boost: -1 }));
   return (context: CompletionContext): CompletionResult | null => {
+    const index = vocabulary?.current();
+    const terms = termCompletions(context, knownPrefixes, index);
+    if (terms !== undefined) return terms;
+    // The data's prefixes besides the known ones; a known name keeps its known namespace.
+    const prefixes = { ...index?.prefixes, ...knownPrefixes };
     const word = context.matchBefore(/[A-Za-z][\w-]*:?|[A-Za-z]?/);
     if (word === null || (word.from === word.to && !context.explicit)) return null;
     const before = context.state.sliceDoc(Math.max(0, word.from - 1), word.from);
@@ -32,6 +40,26 @@ export function sparqlCompletions(prefixes: Record<string, string>): CompletionS
       validFor: /^[\w-]*:?$/,
     };
   };
+}
+
+/**
+ * After `prefix:` (declared in the text, or known): the namespace's classes and properties, matched
+ * against the local part typed so far; classes first after `a` or `rdf:type`.
+ */
+function termCompletions(context: CompletionContext, known: Record<string, string>, index: ReturnType<VocabularySource['current']>): CompletionResult | null | undefined {
+  const name = context.matchBefore(/(?:^|[^\w:?$<"'-])([A-Za-z][\w.-]*)?:[\w-]*$/);
+  if (name === null || index === undefined) return undefined;
+  const text = name.text.replace(/^[^\w:]/, '');
+  const colon = text.indexOf(':');
+  const prefix = text.slice(0, colon);
+  const namespace = declaredPrefixes(context.state.doc.toString())[prefix] ?? known[prefix] ?? index.prefixes[prefix];
+  if (namespace === undefined || insideIri(context, name.to)) return undefined;
+  const start = name.to - (text.length - colon - 1);
+  const before = context.state.sliceDoc(Math.max(0, name.to - text.length - 40), name.to - text.length);
+  const classExpected = /(?:\ba|rdf:type|<http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type>)\s+$/.test(before);
+  const options = index.termsIn(namespace, classExpected);
+  if (options.length === 0) return null;
+  return { from: start, options, validFor: /^[\w-]*$/ };
 }
 
 function insideIri(context: CompletionContext, at: number): boolean {

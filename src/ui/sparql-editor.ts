@@ -11,6 +11,7 @@ import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState, Prec } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { sparqlCompletions } from './sparql-completion.js';
+import type { VocabularySource } from './vocabulary-index.js';
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -19,6 +20,10 @@ export interface EditorOptions {
   prefixes: Record<string, string>;
   styleNonce: string;
   onRun: () => void;
+  /** Called after each change of the text (the query page keeps it in its tab). */
+  onChange?: (text: string) => void;
+  /** The store's classes, properties and prefixes, offered as completions once loaded. */
+  vocabulary?: VocabularySource;
 }
 
 export interface SparqlEditor {
@@ -53,11 +58,14 @@ export function createSparqlEditor(options: EditorOptions): SparqlEditor {
         closeBrackets(),
         StreamLanguage.define(sparql),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-        autocompletion({ override: [sparqlCompletions(options.prefixes)], icons: false }),
+        autocompletion({ override: [sparqlCompletions(options.prefixes, options.vocabulary)], icons: false }),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
         placeholder('Type a SPARQL request; Ctrl+Enter runs it'),
         EditorView.contentAttributes.of({ 'aria-label': options.label }),
         EditorView.lineWrapping,
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) options.onChange?.(update.state.doc.toString());
+        }),
       ],
     }),
   });

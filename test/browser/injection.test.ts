@@ -112,6 +112,39 @@ describe('no script from users or data runs on any HTML page', { skip: skipBrows
     });
   });
 
+  it('the resource view, the raw response, the graph nodes and the history show script-bearing data as text', async () => {
+    await visit(`/sparql/select#${new URLSearchParams({ resource: JAVASCRIPT_IRI })}`, async (page) => {
+      await page.waitForSelector('.resource-properties');
+      assert.ok((await bodyText(page)).includes(SCRIPT_LITERAL), 'the label of a javascript: IRI is text');
+      assert.equal(await page.locator('.resource-area a.external').count(), 0, 'a javascript: IRI is never linked out of the page');
+    });
+    await visit(`/sparql/select#${new URLSearchParams({ resource: `${EX}s2` })}`, async (page) => {
+      await page.waitForSelector('.resource-properties');
+      assert.ok((await bodyText(page)).includes(IMG_LITERAL));
+    });
+    await visit(`/sparql/select#${new URLSearchParams({ resource: `${EX}s5` })}`, async (page) => {
+      await page.waitForSelector('.resource-properties a.iri');
+      await page.click('.resource-properties td:nth-child(2) a.iri');
+      await page.waitForSelector('h2.resource-title:has-text("javascript:")');
+      await page.waitForSelector('.resource-properties');
+      assert.ok((await bodyText(page)).includes(SCRIPT_LITERAL), 'its values as text');
+    });
+    await visit('/sparql/select', async (page) => {
+      await page.waitForSelector('.cm-content');
+      await typeInEditor(page, CONSTRUCT);
+      await page.keyboard.press('Control+Enter');
+      await page.waitForSelector('.status.success');
+      await page.click('.tab-response');
+      for (const payload of [SCRIPT_LITERAL, TEXTAREA_LITERAL]) assert.ok((await page.textContent('pre.raw'))!.includes(payload), 'the N-Triples as text');
+      await page.click('.tab-graph');
+      await page.waitForSelector('.view-panel[data-nodes] canvas');
+      await page.click('details.graph-node-list summary');
+      assert.ok((await page.textContent('.graph-nodes'))!.includes(SCRIPT_LITERAL), 'literals on the nodes are text');
+      await page.click('details.history summary');
+      assert.ok((await page.textContent('.history-list'))!.includes('CONSTRUCT'));
+    });
+  });
+
   it('the query page shows an error message that echoes markup as text', async () => {
     await visit('/sparql/select', async (page) => {
       await page.waitForSelector('.cm-content');

@@ -145,8 +145,9 @@ describe('the browser pages', { skip: skipBrowser }, () => {
     assert.equal(await page.isDisabled('.tab-chart'), true, 'no chart for triples');
     await page.click('.tab-graph');
     await page.waitForSelector('.view-panel[data-nodes] canvas');
-    assert.equal(await page.getAttribute('.view-panel', 'data-edges'), '12', 'one edge a triple');
-    assert.equal(await page.getAttribute('.view-panel', 'data-nodes'), '15', 'six people, three cities, six names');
+    assert.equal(await page.getAttribute('.view-panel', 'data-edges'), '6', 'one edge a triple between resources');
+    assert.equal(await page.getAttribute('.view-panel', 'data-nodes'), '9', 'six people, three cities: names are written on their people');
+    assert.match(await page.textContent('.graph-nodes li[data-node="uri:http://example.org/p0"]') ?? '', /ex:name: Person 0/);
     assert.equal(await page.locator('table.results').count(), 0, 'the table made way for the graph');
     await page.waitForTimeout(200);
     await screenshot(page, 'query-page-graph');

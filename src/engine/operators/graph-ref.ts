@@ -5,7 +5,8 @@
 import { ANY, QUERY_LOCAL_ID_BASE, UNBOUND, type TermId } from '../../store/quad-store.js';
 import type { ExecContext } from '../context.js';
 
-export type GraphRef = { kind: 'default' } | { kind: 'id'; id: TermId } | { kind: 'slot'; slot: number };
+/** A constant graph keeps its IRI as `label` (`<iri>`) for the plan's details. */
+export type GraphRef = { kind: 'default' } | { kind: 'id'; id: TermId; label?: string } | { kind: 'slot'; slot: number };
 
 export const DEFAULT_GRAPH_REF: GraphRef = { kind: 'default' };
 

@@ -71,7 +71,7 @@ export class PatternScan extends Operator {
   }
 
   describe(slotNames: readonly string[]): string {
-    const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ' (in a named graph)' : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
+    const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ` (in graph ${this.graph.label ?? 'a named graph'})` : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
     const how = this.hashed ? ' (hash join)' : this.ranged ? ' (object range)' : '';
     return `${this.s.label} ${this.p.label} ${this.o.label}${g}${how}`;
   }

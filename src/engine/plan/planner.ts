@@ -222,7 +222,7 @@ export class Planner {
   private graphRef(g: Term | undefined, env: Env): GraphRef {
     if (!g || g.termType === 'DefaultGraph') return env.graph;
     if (g.termType === 'Variable') return { kind: 'slot', slot: env.scope.slot(g.value) };
-    return { kind: 'id', id: this.idOf(g) };
+    return { kind: 'id', id: this.idOf(g), label: `<${g.value}>` };
   }
 
   /** A chain of pattern scans, with the filters pushed into it run as soon as their variables are bound. */
@@ -361,7 +361,7 @@ export class Planner {
   private graph(node: Algebra.Graph, env: Env): Planned {
     if (node.name.termType === 'NamedNode') {
       const id = this.idOf(node.name);
-      const inner = this.compile(node.input, { ...env, graph: { kind: 'id', id } });
+      const inner = this.compile(node.input, { ...env, graph: { kind: 'id', id, label: `<${node.name.value}>` } });
       return { op: new Sequence([new GraphGuard(id), inner.op]), mentioned: inner.mentioned };
     }
     const slot = env.scope.slot(node.name.value);
