@@ -3,9 +3,10 @@
  * free ports, no periodic checkpoint. Shared by the bench launcher and the remote-mode tests.
  *
  * The query engine's parameters are those of the virtuoso.ini that Debian ships (and that an
- * independent installation runs with): vector sizes, query memory, threads per query. Without them
- * Virtuoso falls back to built-in defaults that cost it a fifth more CPU per BSBM Explore mix
- * (bench/RESULTS-LOG.md, 2026-11-28).
+ * independent installation runs with): vector sizes, query memory, threads per query. Without the
+ * vector and query-memory ones Virtuoso falls back to built-in defaults that made it about 4×
+ * slower on small analytic queries and about half as fast on Explore; the thread ones without them
+ * made it slower still (bench/RESULTS-LOG.md, 2026-11-28).
  */
 
 export interface VirtuosoIniOptions {

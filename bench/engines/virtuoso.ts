@@ -20,8 +20,8 @@
  * Tuning, as an independent installation measured on this machine: 1.3 GiB of buffers (170,000
  * pages, 130,000 dirty: the ini's own recommendation for 2 GB of memory, enough for 10k products),
  * and Debian's query-engine parameters (virtuoso-ini.ts). The harness's Virtuoso used to run with 2 GB
- * of buffers and Virtuoso's built-in query parameters, which cost it a fifth more CPU per Explore
- * mix; the protocol details (form POST, the DESCRIBE pragma, default-graph-uri) cost nothing
+ * of buffers and Virtuoso's built-in query parameters, which made it about half as fast on
+ * Explore and 4× slower on small analytic queries; the protocol details (form POST, the DESCRIBE pragma, default-graph-uri) cost nothing
  * measurable (bench/RESULTS-LOG.md, 2026-11-28).
  */
 import { execFile, spawnSync } from 'node:child_process';
