@@ -2,6 +2,7 @@
  * `quiver query` and `quiver update`: one request against a store directory, without a server.
  * Results go to stdout through the same serializers the HTTP layer uses.
  */
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { openQuiver } from '../library/index.js';
@@ -65,7 +66,8 @@ export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const store = await openQuiver({ path: stringOption(values, 'store'), workers: 1 });
   try {
     const timeout = positiveNumber(values, 'timeout');
-    await store.update(update, { timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    const summary = await store.update(update, { timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    process.stdout.write(summaryText(summary));
   } finally {
     await store.close();
   }
@@ -129,4 +131,13 @@ async function writeResult(result: QueryResult, formatName: string | undefined):
     serializer.end();
   }
   await drained();
+}
+
+/** What `quiver update` prints: the totals, then a line per graph that changed. */
+export function summaryText(summary: UpdateSummary): string {
+  const lines = [`inserted ${summary.inserted}, deleted ${summary.deleted}`];
+  for (const g of summary.graphs) {
+    lines.push(`  ${g.graph === null ? 'default graph' : `<${g.graph}>`}: inserted ${g.inserted}, deleted ${g.deleted}`);
+  }
+  return lines.join('\n') + '\n';
 }

@@ -8,6 +8,7 @@ export type { CallOptions, DumpOptions, LoadOptions, OpenOptions, QueryOptions, 
 export type { AskAnswer, Bindings, QuadsAnswer, QueryAnswer, SelectAnswer } from './query-answers.js';
 export { serveStore, type ServeOptions, type RunningEndpoint } from './serve-store.js';
 export type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
+export type { GraphChanges, UpdateSummary } from '../engine/update/update-summary.js';
 export {
   CancelledError,
   EvaluationError,

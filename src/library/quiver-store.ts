@@ -16,6 +16,7 @@ import type { ParseableRdfFormat } from '../formats/serializer.js';
 import { createLocalService, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
 import type { QueryExplanation, QueryRequest } from '../service/sparql-service.js';
 import { storeExists } from '../store/lmdb-store.js';
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import { factory } from '../rdf/terms.js';
 import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
 import { deleteDataUpdate, graphName, matchQuery, quadOfSolution, removeMatchesUpdate, type TermPattern } from './quad-patterns.js';
@@ -144,10 +145,13 @@ export class QuiverStore implements RDF.Store {
     return result.explanation;
   }
 
-  /** Runs an update as one transaction: all of it is applied, or (on any error) none. */
-  async update(text: string, options: UpdateOptions = {}): Promise<void> {
+  /**
+   * Runs an update as one transaction: all of it is applied, or (on any error) none. Resolves with
+   * the quads it really inserted and deleted, in total and per graph.
+   */
+  async update(text: string, options: UpdateOptions = {}): Promise<UpdateSummary> {
     this.refuseWhenClosed();
-    await this.localService.update({
+    return this.localService.update({
       update: text,
       baseIri: options.baseIri,
       usingGraphUris: options.usingGraphs,
@@ -227,7 +231,9 @@ export class QuiverStore implements RDF.Store {
   }
 
   removeMatches(subject?: TermPattern, predicate?: TermPattern, object?: TermPattern, graph?: TermPattern): EventEmitter {
-    return settled(async () => this.update(removeMatchesUpdate(subject, predicate, object, graph)));
+    return settled(async () => {
+      await this.update(removeMatchesUpdate(subject, predicate, object, graph));
+    });
   }
 
   /** Removes a named graph (or empties the default graph). */
