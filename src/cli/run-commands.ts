@@ -5,6 +5,7 @@
  * handle safe next to a running server. Results go to stdout through the same serializers the
  * HTTP layer uses.
  */
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { runQuery, runUpdate } from '../engine/query-engine.js';
@@ -76,7 +77,8 @@ export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const update = await requestText(positionals, 'update');
   const store = openStoreAt(stringOption(values, 'store') ?? './data', false);
   try {
-    await runUpdate(store, update, { deadline: deadlineOf(positiveNumber(values, 'timeout')) });
+    const summary = await runUpdate(store, update, { deadline: deadlineOf(positiveNumber(values, 'timeout')) });
+    process.stdout.write(summaryText(summary));
   } finally {
     await store.close();
   }
@@ -150,4 +152,13 @@ async function writeResult(result: EngineQueryResult, formatName: string | undef
     serializer.end();
   }
   await drained();
+}
+
+/** What `quiver update` prints: the totals, then a line per graph that changed. */
+export function summaryText(summary: UpdateSummary): string {
+  const lines = [`inserted ${summary.inserted}, deleted ${summary.deleted}`];
+  for (const g of summary.graphs) {
+    lines.push(`  ${g.graph === null ? 'default graph' : `<${g.graph}>`}: inserted ${g.inserted}, deleted ${g.deleted}`);
+  }
+  return lines.join('\n') + '\n';
 }

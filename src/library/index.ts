@@ -9,6 +9,7 @@ export type { AskAnswer, Bindings, QuadsAnswer, QueryAnswer, SelectAnswer } from
 export { serveStore, type ServeOptions, type RunningEndpoint } from './serve-store.js';
 export type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
 export type { InlineQueriesMode } from '../service/local-service.js';
+export type { GraphChanges, UpdateSummary } from '../engine/update/update-summary.js';
 export {
   CancelledError,
   EvaluationError,

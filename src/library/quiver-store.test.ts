@@ -98,6 +98,19 @@ describe('a store opened as a library', () => {
     assert.equal('status' in error, false);
   });
 
+  it('tells what an update changed: real changes only, per graph', async () => {
+    const summary = await store.update(PREFIX + 'INSERT DATA { :alice :age 42 . :carol :age 7 . GRAPH :g2 { :carol :age 7 } } ; DELETE DATA { :carol :age 7 }');
+    assert.deepEqual(summary, {
+      inserted: 2,
+      deleted: 1,
+      graphs: [
+        { graph: null, inserted: 1, deleted: 1 },
+        { graph: 'http://example.org/g2', inserted: 1, deleted: 0 },
+      ],
+    });
+    await store.update(PREFIX + 'DROP GRAPH :g2');
+  });
+
   it('leaves the store as it was when an update fails', async () => {
     const before = await count(store);
     await assert.rejects(store.update(PREFIX + 'INSERT DATA { :x :y :z } ; CREATE GRAPH :g'));

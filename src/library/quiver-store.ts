@@ -19,6 +19,7 @@ import type { ParseableRdfFormat } from '../formats/serializer.js';
 import { createLocalService, inlineQueriesSetting, type InlineQueriesMode, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
 import type { QueryExplanation, QueryRequest } from '../service/sparql-service.js';
 import { storeExists } from '../store/lmdb-store.js';
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import { factory } from '../rdf/terms.js';
 import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
 import { exactPattern, graphName, quadPattern, type TermPattern } from './quad-patterns.js';
@@ -155,10 +156,13 @@ export class QuiverStore implements RDF.Store {
     return result.explanation;
   }
 
-  /** Runs an update as one transaction: all of it is applied, or (on any error) none. */
-  async update(text: string, options: UpdateOptions = {}): Promise<void> {
+  /**
+   * Runs an update as one transaction: all of it is applied, or (on any error) none. Resolves with
+   * the quads it really inserted and deleted, in total and per graph.
+   */
+  async update(text: string, options: UpdateOptions = {}): Promise<UpdateSummary> {
     this.refuseWhenClosed();
-    await this.localService.update({
+    return this.localService.update({
       update: text,
       baseIri: options.baseIri,
       usingGraphUris: options.usingGraphs,

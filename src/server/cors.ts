@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const EXPOSED_HEADERS = 'Content-Disposition, Retry-After, Location, WWW-Authenticate';
+const EXPOSED_HEADERS = 'Content-Disposition, Retry-After, Location, WWW-Authenticate, Quiver-Inserted, Quiver-Deleted';
 const DEFAULT_ALLOWED_HEADERS = 'Accept, Authorization, Content-Type';
 
 export function registerCors(app: FastifyInstance, allowedOrigins: string[]): void {

@@ -75,7 +75,7 @@ export function observedService(service: SparqlService): SparqlService {
     const result = await service.query(request);
     return observation ? countingRows(result, observation) : result;
   };
-  const update = (request: UpdateRequest): Promise<void> => {
+  const update = (request: UpdateRequest): ReturnType<SparqlService['update']> => {
     const observation = currentRequest.getStore();
     if (observation) observation.queryHash = queryHash(request.update);
     return service.update(request);

@@ -7,6 +7,7 @@
  * (inline-query.ts): for those, handing the query to a worker and the answer back costs more than
  * the query.
  */
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import { readdir, stat } from 'node:fs/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -255,7 +256,7 @@ export class LocalService implements SparqlService {
     return this.pool.run({ ...spec, onWorkerTime: (ms) => this.costs.record(shape, ms) });
   }
 
-  update(request: UpdateRequest): Promise<void> {
+  update(request: UpdateRequest): Promise<UpdateSummary> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs);
     return this.withMemory(deadline, request.signal, () => this.writer.run({

@@ -93,7 +93,8 @@ export class RemoteService implements SparqlService {
     }
   }
 
-  async update(request: UpdateRequest): Promise<void> {
+  /** The remote's figures are not relayed: undefined. */
+  async update(request: UpdateRequest): Promise<undefined> {
     this.assertOpen();
     const fields = prepareUpdate(request);
     const limit = effectiveTimeout(this.options.updateTimeoutMs ?? DEFAULT_REMOTE_UPDATE_TIMEOUT_MS, request.timeoutMs);

@@ -2,6 +2,7 @@
  * The one interface the HTTP layer talks to. LocalService runs requests on the embedded store
  * (in worker threads); RemoteService forwards them to another SPARQL 1.1 endpoint.
  */
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 import type { Quad, SolutionRow } from '../rdf/terms.js';
 import type { PlanNode, QueryExplanation } from '../engine/explain.js';
 
@@ -190,8 +191,11 @@ export interface RemoteRequestCounts {
 export interface SparqlService {
   /** Parses and starts a query. Syntax errors reject before any row is produced. */
   query(request: QueryRequest): Promise<QueryResult>;
-  /** Runs an update request as one transaction. */
-  update(request: UpdateRequest): Promise<void>;
+  /**
+   * Runs an update request as one transaction; resolves with the quads it inserted and deleted,
+   * or undefined when the service cannot tell (a remote endpoint).
+   */
+  update(request: UpdateRequest): Promise<UpdateSummary | undefined>;
   /** Data for the service description (cheap: no counting per call). */
   describe(): Promise<ServiceDescriptionData>;
   /*

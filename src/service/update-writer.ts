@@ -26,6 +26,7 @@ import { createControlBlock, requestCancel, resetControl, type ControlBlock } fr
 import type { CancelSignal } from './sparql-service.js';
 import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
 import { startWorker, waitForReply } from './worker-startup.js';
+import type { UpdateSummary } from '../engine/update/update-summary.js';
 
 export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: CancelSignal };
 export type GraphStoreJobSpec = Omit<GraphStoreMessage, 'type' | 'jobId'> & { signal?: CancelSignal };
@@ -97,9 +98,10 @@ export class UpdateWriter {
     return { running: this.current ? 1 : 0, queued: this.queue.length + this.preparing.size };
   }
 
-  run(spec: UpdateJobSpec): Promise<void> {
+  /** Runs an update; resolves with what it changed. */
+  run(spec: UpdateJobSpec): Promise<UpdateSummary> {
     const { signal, ...rest } = spec;
-    return this.enqueue({ type: 'update', ...rest }, signal).then(() => undefined);
+    return this.enqueue({ type: 'update', ...rest }, signal) as Promise<UpdateSummary>;
   }
 
   /** A Graph Store Protocol write, queued with the updates; resolves with the writer's result. */

@@ -97,8 +97,8 @@ function applyJob(jobId: number): void {
   prepared.delete(jobId);
   try {
     if (!job) throw new EvaluationError('the update was not prepared');
-    applyUpdate(store, job.update, job.options);
-    post({ type: 'done', jobId });
+    const summary = applyUpdate(store, job.update, job.options);
+    post({ type: 'done', jobId, result: summary });
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
   } finally {

@@ -16,11 +16,41 @@ async function run(): Promise<void> {
   shell.status.busy('Running…');
   const started = performance.now();
   try {
-    await postForm(data.endpoints.update, { update: shell.editor.text() }, 'text/plain, */*;q=0.5', credentials.read());
-    shell.status.success(`Update carried out in ${formatDuration(performance.now() - started)}.`);
+    const response = await postForm(data.endpoints.update, { update: shell.editor.text() }, 'application/json, */*;q=0.5', credentials.read());
+    const changes = changesText(await summaryOf(response));
+    shell.status.success(`Update carried out in ${formatDuration(performance.now() - started)}${changes}.`);
   } catch (error) {
     showFailure(shell, error, () => credentials.show());
   }
+}
+
+/** What the server says the update changed (a JSON body: server/update-handler.ts); undefined if it says nothing. */
+interface Summary {
+  inserted: number;
+  deleted: number;
+  graphs: { graph: string | null; inserted: number; deleted: number }[];
+}
+
+async function summaryOf(response: Response): Promise<Summary | undefined> {
+  if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) return undefined;
+  try {
+    return (await response.json()) as Summary;
+  } catch {
+    return undefined;
+  }
+}
+
+function triples(n: number): string {
+  return `${n} ${n === 1 ? 'triple' : 'triples'}`;
+}
+
+/** ": 3 triples inserted, 1 triple deleted (default graph +2 −1; <http://g> +1 −0)", or nothing. */
+function changesText(summary: Summary | undefined): string {
+  if (!summary) return '';
+  const totals = `: ${triples(summary.inserted)} inserted, ${triples(summary.deleted)} deleted`;
+  if (summary.graphs.length === 0) return totals;
+  const graphs = summary.graphs.map((g) => `${g.graph === null ? 'default graph' : `<${g.graph}>`} +${g.inserted} −${g.deleted}`);
+  return `${totals} (${graphs.join('; ')})`;
 }
 
 shell.editor.focus();

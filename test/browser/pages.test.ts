@@ -287,7 +287,7 @@ describe('the browser pages', { skip: skipBrowser }, () => {
     await typeInEditor(page, `INSERT DATA { <${EX}new> <${EX}name> "New" }`);
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('.status.success');
-    assert.match((await page.textContent('.status'))!, /^Update carried out in /);
+    assert.match((await page.textContent('.status'))!, /^Update carried out in .*: 1 triple inserted, 0 triples deleted \(default graph \+1 −0\)\.$/);
     const check = await fetch(server.url(`/sparql/select?query=${encodeURIComponent(`ASK { <${EX}new> <${EX}name> "New" }`)}`));
     assert.equal(((await check.json()) as { boolean: boolean }).boolean, true);
 

@@ -86,7 +86,11 @@ describe('quiver update and query', () => {
   it('change and read a store directory', async () => {
     const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
     try {
-      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 }']);
+      const updated = await run(process.execPath, [
+        MAIN, 'update', '--store', store,
+        'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 . GRAPH <http://example.org/g> { <http://example.org/a> <http://example.org/b> 1 } }',
+      ]);
+      assert.equal(updated.stdout, 'inserted 2, deleted 0\n  default graph: inserted 1, deleted 0\n  <http://example.org/g>: inserted 1, deleted 0\n');
       const csv = await run(process.execPath, [MAIN, 'query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s ?p ?o }']);
       assert.equal(csv.stdout, 'o\r\n42\r\n');
       const turtle = await run(process.execPath, [MAIN, 'query', '--store', store, 'CONSTRUCT WHERE { ?s ?p ?o }']);

@@ -49,7 +49,7 @@ export class ScriptedService implements SparqlService {
     };
   }
 
-  async update(request: UpdateRequest): Promise<void> {
+  async update(request: UpdateRequest): Promise<undefined> {
     this.updates.push(request);
     const text = request.update;
     if (text.includes('FAIL-SYNTAX')) throw new SyntaxError("unexpected token 'FAIL'", 1, 1);

@@ -8,7 +8,7 @@ import type { EngineQueryOptions, EngineQueryResult, EngineUpdateOptions } from 
 
 export interface Engine {
   runQuery(store: QuadStore, query: string, options?: EngineQueryOptions): Promise<EngineQueryResult>;
-  runUpdate(store: QuadStore, update: string, options?: EngineUpdateOptions): Promise<void>;
+  runUpdate(store: QuadStore, update: string, options?: EngineUpdateOptions): Promise<unknown>;
 }
 
 export interface Parser {

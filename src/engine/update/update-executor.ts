@@ -23,11 +23,12 @@ import { RowBuffer } from '../row-buffer.js';
 import { validTriple } from '../construct.js';
 import { fetchLoadDocuments, StatementMemory, type LoadedDocuments } from './load-documents.js';
 import { chargeRequestText } from '../text-memory.js';
+import { UpdateTally, type UpdateSummary } from './update-summary.js';
 
 let requestCounter = 0;
 
-export async function runUpdate(store: QuadStore, update: string, options: EngineUpdateOptions = {}): Promise<void> {
-  applyUpdate(store, await prepareUpdate(update, options), options);
+export async function runUpdate(store: QuadStore, update: string, options: EngineUpdateOptions = {}): Promise<UpdateSummary> {
+  return applyUpdate(store, await prepareUpdate(update, options), options);
 }
 
 /** An update parsed, with the documents of its LOADs fetched and parsed: ready to apply. */
@@ -65,38 +66,50 @@ export async function prepareUpdate(
   return { operations: parsed.operations, documents, reservedBytes: memory.held };
 }
 
-/** Runs a prepared update as one synchronous transaction: all of it, or (on any error) nothing. */
-export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, updateOptions: EngineUpdateOptions = {}): void {
+/**
+ * Runs a prepared update as one synchronous transaction: all of it, or (on any error) nothing.
+ * Returns the quads it really inserted and deleted (update-summary.ts).
+ */
+export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, updateOptions: EngineUpdateOptions = {}): UpdateSummary {
   // The evaluation of the update's WHERE clauses counts on top of what its text and documents hold.
   const options = { ...updateOptions, reservedBytes: prepared.reservedBytes };
   const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
-  store.write(
+  return store.write(
     (writer) => {
+      const tally = new UpdateTally();
       prepared.operations.forEach((op, i) => {
         checkLimits(options);
-        applyOperation(op, writer, options, prepared.documents, `${requestId}_${i}`);
+        applyOperation(op, writer, tally, options, prepared.documents, `${requestId}_${i}`);
       });
+      return tally.summary((id) => writer.termOf(id));
     },
     { checkpoint: () => checkLimits(options) },
   );
 }
 
-function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUpdateOptions, documents: LoadedDocuments, bnodeScope: string): void {
+function applyOperation(
+  op: Algebra.Operation,
+  w: StoreWriter,
+  tally: UpdateTally,
+  options: EngineUpdateOptions,
+  documents: LoadedDocuments,
+  bnodeScope: string,
+): void {
   switch (op.type) {
     case 'deleteinsert':
-      return deleteInsert(op as Algebra.DeleteInsert, w, options, bnodeScope);
+      return deleteInsert(op as Algebra.DeleteInsert, w, tally, options, bnodeScope);
     case 'load':
-      return load(op as Algebra.Load, w, documents);
+      return load(op as Algebra.Load, w, tally, documents);
     case 'clear':
-      return clear(op as Algebra.Clear, w);
+      return clear(op as Algebra.Clear, w, tally);
     case 'drop':
-      return drop(op as Algebra.Drop, w);
+      return drop(op as Algebra.Drop, w, tally);
     case 'create':
       return create(op as Algebra.Create, w);
     case 'add':
     case 'move':
     case 'copy':
-      return transfer(op.type, op as Algebra.Add, w, options);
+      return transfer(op.type, op as Algebra.Add, w, tally, options);
     default:
       throw new EvaluationError(`unsupported update operation ${op.type}`);
   }
@@ -104,7 +117,7 @@ function applyOperation(op: Algebra.Operation, w: StoreWriter, options: EngineUp
 
 // ---- DELETE / INSERT ----
 
-function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineUpdateOptions, bnodeScope: string): void {
+function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, tally: UpdateTally, options: EngineUpdateOptions, bnodeScope: string): void {
   const deletes: Quad[] = [];
   const inserts: Quad[] = [];
   const { rows, termOf } = op.where ? solutions(op.where, w, options) : EMPTY_SOLUTION_ONLY;
@@ -122,9 +135,12 @@ function deleteInsert(op: Algebra.DeleteInsert, w: StoreWriter, options: EngineU
   // Deletions come first, then insertions, both from the same solutions (SPARQL 1.1 Update 3.1.3).
   for (const q of deletes) {
     const ids = existingIds(q, w);
-    if (ids) w.remove(ids[0], ids[1], ids[2], ids[3]);
+    if (ids && w.remove(ids[0], ids[1], ids[2], ids[3])) tally.deleted(ids[3]);
   }
-  for (const q of inserts) w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), graphId(q.graph, w));
+  for (const q of inserts) {
+    const g = graphId(q.graph, w);
+    if (w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), g)) tally.inserted(g);
+  }
 }
 
 /**
@@ -209,7 +225,7 @@ function existingIds(q: Quad, w: StoreWriter): [TermId, TermId, TermId, TermId] 
 
 // ---- graph management ----
 
-function load(op: Algebra.Load, w: StoreWriter, documents: LoadedDocuments): void {
+function load(op: Algebra.Load, w: StoreWriter, tally: UpdateTally, documents: LoadedDocuments): void {
   const document = documents.get(op);
   if (document === undefined || document instanceof Error) {
     if (op.silent) return;
@@ -222,7 +238,7 @@ function load(op: Algebra.Load, w: StoreWriter, documents: LoadedDocuments): voi
     const fresh = freshBlankNodes(q, scope, 0);
     // A triple document goes into the target graph; a quad document keeps its named graphs.
     const g = q.graph.termType === 'DefaultGraph' ? target : w.intern(q.graph);
-    w.add(w.intern(fresh.subject), w.intern(fresh.predicate), w.intern(fresh.object), g);
+    if (w.add(w.intern(fresh.subject), w.intern(fresh.predicate), w.intern(fresh.object), g)) tally.inserted(g);
   }
 }
 
@@ -241,15 +257,22 @@ function targetGraphs(target: GraphTarget, w: StoreWriter, silent: boolean | und
   return [id];
 }
 
-function clear(op: Algebra.Clear, w: StoreWriter): void {
-  for (const g of targetGraphs(op.source, w, op.silent, 'CLEAR')) w.clearGraph(g);
+function clear(op: Algebra.Clear, w: StoreWriter, tally: UpdateTally): void {
+  for (const g of targetGraphs(op.source, w, op.silent, 'CLEAR')) tally.deleted(g, w.clearGraph(g));
 }
 
-function drop(op: Algebra.Drop, w: StoreWriter): void {
-  for (const g of targetGraphs(op.source, w, op.silent, 'DROP')) {
-    if (g === DEFAULT_GRAPH_ID) w.clearGraph(g);
-    else w.dropGraph(g);
+function drop(op: Algebra.Drop, w: StoreWriter, tally: UpdateTally): void {
+  for (const g of targetGraphs(op.source, w, op.silent, 'DROP')) dropOrClear(g, w, tally);
+}
+
+/** Drops a named graph, clears the default graph (which always exists); counts the quads removed. */
+function dropOrClear(g: TermId, w: StoreWriter, tally: UpdateTally): void {
+  if (g === DEFAULT_GRAPH_ID) {
+    tally.deleted(g, w.clearGraph(g));
+    return;
   }
+  tally.deleted(g, w.count(0, 0, 0, g));
+  w.dropGraph(g);
 }
 
 function create(op: Algebra.Create, w: StoreWriter): void {
@@ -258,7 +281,7 @@ function create(op: Algebra.Create, w: StoreWriter): void {
 }
 
 /** ADD, MOVE and COPY (SPARQL 1.1 Update 3.2.3 to 3.2.5). */
-function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter, options: EngineUpdateOptions): void {
+function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter, tally: UpdateTally, options: EngineUpdateOptions): void {
   const source = op.source === 'DEFAULT' ? DEFAULT_GRAPH_ID : w.idOf(op.source);
   const sourceExists = source === DEFAULT_GRAPH_ID || (source !== undefined && w.hasNamedGraph(source));
   if (!sourceExists) {
@@ -272,12 +295,9 @@ function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter
     checkLimitsEvery(quads.length, options);
     quads.push([q[0], q[1], q[2]]);
   }
-  if (kind !== 'add') w.clearGraph(destination);
+  if (kind !== 'add') tally.deleted(destination, w.clearGraph(destination));
   if (destination !== DEFAULT_GRAPH_ID) w.createGraph(destination);
-  for (const [s, p, o] of quads) w.add(s, p, o, destination);
-  if (kind === 'move') {
-    if (source === DEFAULT_GRAPH_ID) w.clearGraph(source);
-    else w.dropGraph(source!);
-  }
+  for (const [s, p, o] of quads) if (w.add(s, p, o, destination)) tally.inserted(destination);
+  if (kind === 'move') dropOrClear(source!, w, tally);
 }
 
