@@ -71,6 +71,8 @@ function patternTerm(term: TermPattern, variable: string): string {
 }
 
 function refuseBlankNode(term: RDF.Term): void {
+  // Inside an RDF 1.2 triple term too: SPARQL would read the label as a fresh node there as well.
+  if (term.termType === 'Quad') for (const part of [term.subject, term.object]) refuseBlankNode(part);
   if (term.termType === 'BlankNode') {
     throw new ProtocolError('a stored blank node cannot be named in a pattern or a removal; match it through the triples around it, with a SPARQL update');
   }
