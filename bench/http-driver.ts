@@ -97,7 +97,8 @@ const ACCEPT: Record<QueryInstance['form'], string> = {
   describe: 'application/n-triples',
 };
 
-function send(instance: QueryInstance, agent: Agent, options: DriverOptions): Promise<Buffer> {
+/** Sends one query and reads its answer to the end (an HTTP status other than 200 rejects). */
+export function send(instance: Pick<QueryInstance, 'form' | 'text'>, agent: Agent, options: DriverOptions): Promise<Buffer> {
   const url = new URL(options.endpoint);
   const protocol = options.protocol ?? {};
   for (const [name, value] of Object.entries(protocol.params ?? {})) url.searchParams.set(name, value);

@@ -5,10 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 
-export const ENGINE_NAMES = ['quiver', 'oxigraph', 'virtuoso'] as const;
+export const ENGINE_NAMES = ['quiver', 'oxigraph', 'virtuoso', 'jena'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export interface BenchOptions {
+  /** explore: BSBM Explore mixes (QMpH); analytic: our analytic shapes (analytic-workload.ts), median ms per shape. */
+  workload: 'explore' | 'analytic';
+  /** analytic: parameter sets drawn per shape. */
+  instances: number;
+  /** analytic: measured rounds over all instances, after one warm-up round. */
+  repeats: number;
   /**
    * Datasets to run, in order: a path (N-Triples, .gz allowed) or `generated:N` (our BSBM-shaped
    * generator, N products, cached under bench/out/datasets).
@@ -40,7 +46,7 @@ export const DEFAULTS = {
   mixes: 2000,
   warmup: 100,
   clients: '1,4',
-  engines: 'quiver,oxigraph,virtuoso',
+  engines: 'quiver,oxigraph,virtuoso,jena',
   seed: '808080',
   mix: 'official',
   timeout: '60',
@@ -50,16 +56,20 @@ export const DEFAULTS = {
 export const HELP = `Usage: npm run bench -- [options]
 
 Runs the BSBM Explore query mixes over HTTP against each engine, 1 and more concurrent clients,
-and writes a report (bench/out/<name>.md and .json).
+and writes a report (bench/out/<name>.md and .json). With --workload analytic: the analytic shapes
+of bench/analytic-workload.ts instead, one client, median ms per shape and engine.
 
 Options:
+  --workload W         explore (default) or analytic
+  --instances N        analytic: parameter sets drawn from the data per shape (default 3)
+  --repeats N          analytic: measured rounds over all instances after a warm-up round (default 3)
   --mixes N            measured query mixes per engine and client count (default ${DEFAULTS.mixes})
   --warmup N           warm-up mixes before each measured run, with its number of clients (default ${DEFAULTS.warmup})
   --rounds N           1 (default): one engine after another; N: all engines up at once, taking turns
                        on N slices of the measured mixes, so that a slow spell of a shared machine
                        falls on every engine alike
   --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
-  --engines LIST       quiver, oxigraph, virtuoso (default ${DEFAULTS.engines}; absent ones are skipped)
+  --engines LIST       quiver, oxigraph, virtuoso, jena (default ${DEFAULTS.engines}; absent ones are skipped)
   --dataset PATH       BSBM N-Triples file, .gz allowed, or generated:N for N products of the harness's
                        own BSBM-shaped generator (default ${DEFAULTS.dataset})
   --products LIST      instead of --dataset: BSBM sizes in products, e.g. 1000,10000; 1000 is the real
@@ -80,6 +90,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     strict: true,
     options: {
       dataset: { type: 'string' },
+      workload: { type: 'string', default: 'explore' },
+      instances: { type: 'string', default: '3' },
+      repeats: { type: 'string', default: '3' },
       products: { type: 'string' },
       mixes: { type: 'string', default: String(DEFAULTS.mixes) },
       warmup: { type: 'string', default: String(DEFAULTS.warmup) },
@@ -97,7 +110,12 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   });
   const mix = values.mix;
   if (mix !== 'official' && mix !== 'all') throw new Error(`--mix must be official or all, not '${mix}'`);
+  const workload = values.workload;
+  if (workload !== 'explore' && workload !== 'analytic') throw new Error(`--workload must be explore or analytic, not '${workload}'`);
   return {
+    workload,
+    instances: integer('--instances', values.instances!, 1),
+    repeats: integer('--repeats', values.repeats!, 1),
     datasets: datasetSpecs(values.dataset, values.products),
     mixes: integer('--mixes', values.mixes!, 1),
     warmup: integer('--warmup', values.warmup!, 0),
@@ -109,7 +127,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     queries: list(values.queries!).map(queryName),
     timeoutMs: integer('--timeout', values.timeout!, 1) * 1000,
     profile: values.profile!,
-    out: values.out ?? `bsbm-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}`,
+    out: values.out ?? `${workload === 'analytic' ? 'analytic' : 'bsbm'}-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}`,
     outDir: DEFAULTS.outDir,
     help: values.help!,
   };

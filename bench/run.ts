@@ -15,6 +15,12 @@ import type { EngineLauncher, LaunchContext, RunningEngine } from './engines/eng
 import { launchOxigraph } from './engines/oxigraph.js';
 import { launchQuiver } from './engines/quiver.js';
 import { launchVirtuoso } from './engines/virtuoso.js';
+import { launchJena } from './engines/jena.js';
+import { crossCheck } from './analytic-check.js';
+import { drawParams, sampleDataset } from './analytic-params.js';
+import { consoleAnalyticSummary, currentLoadAverage, writeAnalyticReports, type AnalyticDisagreement, type AnalyticEngineReport, type AnalyticReport } from './analytic-report.js';
+import { analyticInstances, runAnalytic, type AnalyticInstance } from './analytic-run.js';
+import { ANALYTIC_SHAPES } from './analytic-workload.js';
 import { runMixes, type DriverRun } from './http-driver.js';
 import { generatedDataset } from './bsbm-generator.js';
 import { describeMachine, type MachineInfo } from './machine.js';
@@ -23,7 +29,7 @@ import { profileFiles, renderSummary, summarizeProfile } from './profile-summary
 import { generateMixes, paramsScriptFor, type MixSet } from './query-mixes.js';
 import { consoleSummary, qmphRatios, renderScaling, scalingRows, summarizeRun, writeReports, type BenchReport, type EngineReport } from './report.js';
 
-const LAUNCHERS: Record<EngineName, EngineLauncher> = { quiver: launchQuiver, oxigraph: launchOxigraph, virtuoso: launchVirtuoso };
+const LAUNCHERS: Record<EngineName, EngineLauncher> = { quiver: launchQuiver, oxigraph: launchOxigraph, virtuoso: launchVirtuoso, jena: launchJena };
 
 /** dist/bench/run.js → the repository root. */
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -45,6 +51,7 @@ async function main(): Promise<number> {
   const outDir = resolve(REPO_ROOT, options.outDir);
   const machine = describeMachine();
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+  if (options.workload === 'analytic') return analyticMain(options, outDir, machine);
   const reports: BenchReport[] = [];
   for (const spec of options.datasets) {
     const dataset = await resolveDataset(spec, outDir);
@@ -57,6 +64,66 @@ async function main(): Promise<number> {
   process.stdout.write(`\nreport: ${files.markdown}\n        ${files.json}\n`);
   const bad = reports.reduce((n, r) => n + r.answers.rowCountDisagreements.length + r.answers.contentDisagreements.length, 0);
   return bad > 0 ? 3 : 0;
+}
+
+/** `--workload analytic`: every dataset, every engine one after another, then the report. */
+async function analyticMain(options: BenchOptions, outDir: string, machine: MachineInfo): Promise<number> {
+  const reports: AnalyticReport[] = [];
+  for (const spec of options.datasets) {
+    const dataset = await resolveDataset(spec, outDir);
+    reports.push(await analyticDataset(spec, dataset, options, outDir, machine));
+  }
+  const files = writeAnalyticReports(outDir, options.out, reports);
+  for (const report of reports) process.stdout.write(`\n${report.dataset.path}:\n${consoleAnalyticSummary(report)}\n`);
+  process.stdout.write(`\nreport: ${files.markdown}\n        ${files.json}\n`);
+  return reports.some((r) => r.disagreements.length > 0) ? 3 : 0;
+}
+
+async function analyticDataset(spec: string, dataset: string, options: BenchOptions, outDir: string, machine: MachineInfo): Promise<AnalyticReport> {
+  log(`analytic: drawing ${options.instances} parameter sets (seed ${options.seed}) from ${dataset}`);
+  const paramSets = drawParams(await sampleDataset(dataset, options.seed), options.seed, options.instances);
+  const instances = analyticInstances(ANALYTIC_SHAPES, paramSets);
+  const context: LaunchContext = { dataset, repoRoot: REPO_ROOT, workDir: join(outDir, 'work', options.out), queryTimeoutMs: options.timeoutMs };
+  mkdirSync(context.workDir, { recursive: true });
+  const engines: AnalyticEngineReport[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  for (const name of options.engines) {
+    const engine = await launch(name, context);
+    if ('skipped' in engine) {
+      skipped.push({ name, reason: engine.skipped });
+      continue;
+    }
+    try {
+      const results = await runAnalytic(engine, instances, options.repeats, options.timeoutMs, log);
+      engines.push({ name, description: engine.description, load: engine.load, memory: engine.memory(), results });
+    } finally {
+      await stopEngine(engine);
+    }
+  }
+  const { disagreements, compared } = analyticCrossCheck(instances, engines);
+  return {
+    machine,
+    loadAverage: currentLoadAverage(),
+    options: { workload: 'analytic', instances: options.instances, repeats: options.repeats, engines: options.engines, seed: options.seed, timeoutMs: options.timeoutMs },
+    dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, triples: engines[0]?.load.triples },
+    shapes: ANALYTIC_SHAPES.map((s) => ({ name: s.name, title: s.title })),
+    engines,
+    skipped,
+    disagreements,
+    compared,
+  };
+}
+
+function analyticCrossCheck(instances: AnalyticInstance[], engines: AnalyticEngineReport[]): { disagreements: AnalyticDisagreement[]; compared: number } {
+  const disagreements: AnalyticDisagreement[] = [];
+  let compared = 0;
+  instances.forEach((instance, i) => {
+    const answers = Object.fromEntries(engines.map((e) => [e.name, e.results[i].answer]));
+    if (Object.values(answers).filter(Array.isArray).length >= 2) compared++;
+    const problems = crossCheck(answers, instance.shape.ordered);
+    if (Object.keys(problems).length > 0) disagreements.push({ shape: instance.shape.name, index: instance.index, params: { ...instance.params }, problems });
+  });
+  return { disagreements, compared };
 }
 
 /** A path as given, or `generated:N`: the harness's generator, its file cached under bench/out/datasets. */

@@ -4,6 +4,19 @@
  */
 export class QuiverError extends Error {}
 
+/**
+ * Marks Quiver's errors across copies of this module: the bundled `quiver` command
+ * (scripts/build-cli.mjs) has its own copy of these classes next to the modules it leaves
+ * unbundled, so `instanceof` alone would not know the other copy's errors.
+ */
+const QUIVER_ERROR = Symbol.for('quiver.error');
+Object.defineProperty(QuiverError.prototype, QUIVER_ERROR, { value: true });
+
+/** Whether `error` is a QuiverError of any copy of this module. */
+export function isQuiverError(error: unknown): error is QuiverError {
+  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[QUIVER_ERROR] === true;
+}
+
 /** A query or update that does not parse; line and column are 1-based. */
 export class SyntaxError extends QuiverError {
   constructor(message: string, readonly line?: number, readonly column?: number) {

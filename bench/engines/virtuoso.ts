@@ -3,9 +3,10 @@
  * database in the work directory, loaded with the bulk loader (ld_dir + rdf_loader_run), queried at
  * its built-in /sparql endpoint. Not installed: skipped with a reason; the harness installs nothing.
  *
- * The data goes into one named graph, and every request names it as the default graph
- * (`default-graph-uri`): without that, Virtuoso's default graph is the union of all its graphs,
- * its own system graphs included (2,496 more triples on a fresh database).
+ * The data goes into one named graph, made the default graph of every query by the ini's
+ * [SPARQL] DefaultGraph: without it, Virtuoso's default graph is the union of all its graphs, its
+ * own system graphs included (2,496 more triples on a fresh database). Requests no longer name it
+ * (`default-graph-uri`), as an installation's users do not; measured, that made no difference.
  *
  * Three protocol details of Virtuoso 7.2 (Debian's virtuoso-opensource): a POST with the direct
  * `application/sparql-query` body is never answered, so queries go form-encoded; DESCRIBE, whose
@@ -16,8 +17,12 @@
  * by 40 ms (delayed ACK in interactive mode), so BSBM Q2 took 45-60 ms instead of 6: every request
  * gets a connection of its own, which acknowledges at once.
  *
- * Tuning: 2 GB of buffers, Virtuoso's recommendation for a machine with 4 GB for the database,
- * enough to keep 10k products (3.5 million triples) in memory.
+ * Tuning, as an independent installation measured on this machine: 1.3 GiB of buffers (170,000
+ * pages, 130,000 dirty: the ini's own recommendation for 2 GB of memory, enough for 10k products),
+ * and Debian's query-engine parameters (virtuoso-ini.ts). The harness's Virtuoso used to run with 2 GB
+ * of buffers and Virtuoso's built-in query parameters, which cost it a fifth more CPU per Explore
+ * mix; the protocol details (form POST, the DESCRIBE pragma, default-graph-uri) cost nothing
+ * measurable (bench/RESULTS-LOG.md, 2026-11-28).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +35,7 @@ import { virtuosoIni } from './virtuoso-ini.js';
 const run = promisify(execFile);
 const GRAPH = 'http://example.org/bsbm';
 
-const PROTOCOL: QueryProtocol = { encoding: 'form', params: { 'default-graph-uri': GRAPH }, prologue: 'DEFINE sql:describe-mode "CBD"', freshConnections: true };
+const PROTOCOL: QueryProtocol = { encoding: 'form', prologue: 'DEFINE sql:describe-mode "CBD"', freshConnections: true };
 
 export const launchVirtuoso: EngineLauncher = async (context) => {
   const server = onPath('virtuoso-t');
@@ -44,7 +49,7 @@ export const launchVirtuoso: EngineLauncher = async (context) => {
   const ini = join(dir, 'virtuoso.ini');
   writeFileSync(
     ini,
-    virtuosoIni({ dir, sqlPort, httpPort, queryTimeoutS: Math.ceil(context.queryTimeoutMs / 1000), readableDirs: [dirname(dataset)], buffers: 250_000, defaultGraph: GRAPH }),
+    virtuosoIni({ dir, sqlPort, httpPort, queryTimeoutS: Math.ceil(context.queryTimeoutMs / 1000), readableDirs: [dirname(dataset)], buffers: 170_000, dirtyBuffers: 130_000, defaultGraph: GRAPH }),
   );
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
   const child = await startChildServer({

@@ -4,8 +4,7 @@
  * command line was wrong.
  */
 import { readFileSync } from 'node:fs';
-import { QuiverError } from '../errors.js';
-import { UsageError } from './options.js';
+import { isQuiverError } from '../errors.js';
 
 const USAGE = `Usage: quiver <command> [options]
 
@@ -55,11 +54,12 @@ async function main(argv: string[]): Promise<number> {
     const command = await loadCommand();
     return await command(args, process.env);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // By name and mark, not class: the bundled command and the unbundled ones have each their copy of the classes.
+    if (error instanceof Error && error.name === 'UsageError') {
       process.stderr.write(`quiver ${name}: ${error.message}\n(see quiver ${name} --help)\n`);
       return 2;
     }
-    const label = error instanceof QuiverError ? error.name : 'error';
+    const label = isQuiverError(error) ? error.name : 'error';
     process.stderr.write(`quiver ${name}: ${label}: ${(error as Error).message ?? String(error)}\n`);
     return 1;
   }

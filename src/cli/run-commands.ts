@@ -1,11 +1,18 @@
 /**
- * `quiver query` and `quiver update`: one request against a store directory, without a server.
- * Results go to stdout through the same serializers the HTTP layer uses.
+ * `quiver query` and `quiver update`: one request against a store directory, run on this thread
+ * with the engine itself. A one-shot command gains nothing from the service's worker and writer
+ * threads, and starting them cost seconds (bench/cli-startup.ts); LMDB's locks keep a direct
+ * handle safe next to a running server. Results go to stdout through the same serializers the
+ * HTTP layer uses.
  */
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { openQuiver } from '../library/index.js';
-import type { QueryResult } from '../service/sparql-service.js';
+import { runQuery, runUpdate } from '../engine/query-engine.js';
+import { explainQuery } from '../engine/explain.js';
+import type { EngineQueryResult } from '../engine/engine-api.js';
+import { StoreOpenError } from '../errors.js';
+import { openStore, storeExists } from '../store/lmdb-store.js';
+import type { QuadStore } from '../store/quad-store.js';
 import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/registry.js';
 import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
 import type { TextSink } from '../formats/serializer.js';
@@ -43,12 +50,17 @@ export async function queryCommand(args: string[], env: NodeJS.ProcessEnv): Prom
   }
   const query = await requestText(positionals, 'query');
   const format = stringOption(values, 'format');
+  const path = stringOption(values, 'store') ?? './data';
   // A query reads a store: a path that holds none is a mistake, not a new empty store.
-  const store = await openQuiver({ path: stringOption(values, 'store'), create: false, workers: 1 });
+  if (!storeExists(path)) throw new StoreOpenError(`no Quiver store at ${path}`);
+  const store = openStoreAt(path, true);
   try {
-    const timeout = positiveNumber(values, 'timeout');
-    const result = await store.service.query({ query, timeoutMs: timeout === undefined ? undefined : timeout * 1000, explain: values['explain'] === true });
-    await writeResult(result, format);
+    const options = { deadline: deadlineOf(positiveNumber(values, 'timeout')) };
+    if (values['explain'] === true) {
+      process.stdout.write(JSON.stringify(await explainQuery(store, query, options), null, 2) + '\n');
+    } else {
+      await writeResult(await runQuery(store, query, options), format);
+    }
   } finally {
     await store.close();
   }
@@ -62,14 +74,27 @@ export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     return 0;
   }
   const update = await requestText(positionals, 'update');
-  const store = await openQuiver({ path: stringOption(values, 'store'), workers: 1 });
+  const store = openStoreAt(stringOption(values, 'store') ?? './data', false);
   try {
-    const timeout = positiveNumber(values, 'timeout');
-    await store.update(update, { timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
+    await runUpdate(store, update, { deadline: deadlineOf(positiveNumber(values, 'timeout')) });
   } finally {
     await store.close();
   }
   return 0;
+}
+
+/** The store, as a StoreOpenError when it cannot be opened (a lock, a file that is no store). */
+function openStoreAt(path: string, readOnly: boolean): QuadStore {
+  try {
+    return openStore({ path, readOnly });
+  } catch (error) {
+    throw new StoreOpenError(`cannot open the store at ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** No time limit unless one is asked for: whoever runs a command can stop it. */
+function deadlineOf(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : Date.now() + seconds * 1000;
 }
 
 async function requestText(positionals: string[], what: string): Promise<string> {
@@ -87,11 +112,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** Streams a result to stdout, waiting for 'drain' whenever stdout's buffer is full. */
-async function writeResult(result: QueryResult, formatName: string | undefined): Promise<void> {
-  if (result.kind === 'explain') {
-    process.stdout.write(JSON.stringify(result.explanation, null, 2) + '\n');
-    return;
-  }
+async function writeResult(result: EngineQueryResult, formatName: string | undefined): Promise<void> {
   const kind = queryKindOf(result.kind);
   const format = formatName === undefined ? defaultFormatFor(kind) : formatForOutputName(formatName, kind);
   if (!format) {
@@ -114,7 +135,7 @@ async function writeResult(result: QueryResult, formatName: string | undefined):
   } else if (result.kind === 'bindings') {
     const serializer = createSolutionsSerializer(format.format as never, sink);
     serializer.begin(result.variables);
-    for await (const batch of result.rows) {
+    for (const batch of result.rows) {
       serializer.rows(batch);
       await drained();
     }
@@ -122,7 +143,7 @@ async function writeResult(result: QueryResult, formatName: string | undefined):
   } else {
     const serializer = createQuadsSerializer(format.format as never, sink);
     serializer.begin(result.prefixes);
-    for await (const batch of result.quads) {
+    for (const batch of result.quads) {
       serializer.quads(batch);
       await drained();
     }

@@ -8,6 +8,7 @@ export type { CallOptions, DumpOptions, LoadOptions, OpenOptions, QueryOptions, 
 export type { AskAnswer, Bindings, QuadsAnswer, QueryAnswer, SelectAnswer } from './query-answers.js';
 export { serveStore, type ServeOptions, type RunningEndpoint } from './serve-store.js';
 export type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
+export type { InlineQueriesMode } from '../service/local-service.js';
 export {
   CancelledError,
   EvaluationError,

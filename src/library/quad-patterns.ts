@@ -1,55 +1,22 @@
 /**
- * The RDF/JS `match` and `removeMatches` patterns, and quads to add or remove, as SPARQL text for
- * the service. A stored blank node cannot be named in SPARQL (its label is the store's, and blank
- * nodes in a query are variables), so a pattern or a removal that names one is refused clearly.
+ * The RDF/JS `match`, `remove` and `removeMatches` arguments as the store's quad patterns. Terms go
+ * as they are, stored blank nodes included: a blank node that `match` returned names that node when
+ * it is passed back (store/term-pattern-scan.ts), which SPARQL text could not say.
  */
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
-import { ntriplesTerm } from '../formats/term-syntax.js';
-import { factory } from '../rdf/terms.js';
+import type { QuadPattern } from '../store/term-pattern-scan.js';
 
 export type TermPattern = RDF.Term | null | undefined;
 
-const POSITIONS = ['s', 'p', 'o', 'g'] as const;
-
-/**
- * SELECT * over the quads that match: the unbound positions are the variables ?s ?p ?o ?g (see
- * quadOfSolution). An absent graph term matches every graph, the default one included.
- */
-export function matchQuery(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): string {
-  const [s, p, o] = [subject, predicate, object].map((term, i) => patternTerm(term, POSITIONS[i]!));
-  const triple = `${s} ${p} ${o} .`;
-  if (isBound(graph) && graph.termType === 'DefaultGraph') return `SELECT * WHERE { ${triple} }`;
-  if (isBound(graph)) return `SELECT * WHERE { GRAPH ${patternTerm(graph, 'g')} { ${triple} } }`;
-  return `SELECT * WHERE { { ${triple} } UNION { GRAPH ?g { ${triple} } } }`;
+/** The pattern of match(s, p, o, g): null, undefined and variables match anything. */
+export function quadPattern(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): QuadPattern {
+  return [subject, predicate, object, graph].map((term) => (isBound(term) ? term : undefined)) as QuadPattern;
 }
 
-/** A solution of matchQuery as the quad it stands for. */
-export function quadOfSolution(solution: Record<string, RDF.Term>, pattern: TermPattern[]): RDF.Quad {
-  const [subject, predicate, object, graph] = POSITIONS.map((name, i) => {
-    const term = pattern[i];
-    return isBound(term) ? term : solution[name];
-  });
-  return factory.quad(subject as RDF.Quad_Subject, predicate as RDF.Quad_Predicate, object as RDF.Quad_Object, (graph ?? factory.defaultGraph()) as RDF.Quad_Graph);
-}
-
-/** DELETE WHERE for the quads that match (the default graph is one graph among the others). */
-export function removeMatchesUpdate(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): string {
-  const [s, p, o] = [subject, predicate, object].map((term, i) => patternTerm(term, POSITIONS[i]!));
-  const triple = `${s} ${p} ${o} .`;
-  if (isBound(graph) && graph.termType === 'DefaultGraph') return `DELETE WHERE { ${triple} }`;
-  if (isBound(graph)) return `DELETE WHERE { GRAPH ${patternTerm(graph, 'g')} { ${triple} } }`;
-  return `DELETE WHERE { ${triple} } ; DELETE WHERE { GRAPH ?g { ${triple} } }`;
-}
-
-/** DELETE DATA for these quads; INSERT DATA would name blank nodes afresh, so inserts go as N-Quads. */
-export function deleteDataUpdate(quads: RDF.Quad[]): string {
-  const lines = quads.map((quad) => {
-    for (const term of [quad.subject, quad.object, quad.graph]) refuseBlankNode(term);
-    const triple = `${ntriplesTerm(quad.subject)} ${ntriplesTerm(quad.predicate)} ${ntriplesTerm(quad.object)} .`;
-    return quad.graph.termType === 'DefaultGraph' ? triple : `GRAPH ${ntriplesTerm(quad.graph)} { ${triple} }`;
-  });
-  return `DELETE DATA {\n${lines.join('\n')}\n}`;
+/** The pattern that matches this one quad only. */
+export function exactPattern(quad: RDF.Quad): QuadPattern {
+  return [quad.subject, quad.predicate, quad.object, quad.graph];
 }
 
 /** The graph of deleteGraph as an IRI, or null for the default graph. */
@@ -62,18 +29,4 @@ export function graphName(graph: RDF.Quad_Graph | string): string | null {
 
 function isBound(term: TermPattern): term is RDF.Term {
   return term !== null && term !== undefined && term.termType !== 'Variable';
-}
-
-function patternTerm(term: TermPattern, variable: string): string {
-  if (!isBound(term)) return `?${variable}`;
-  refuseBlankNode(term);
-  return ntriplesTerm(term);
-}
-
-function refuseBlankNode(term: RDF.Term): void {
-  // Inside an RDF 1.2 triple term too: SPARQL would read the label as a fresh node there as well.
-  if (term.termType === 'Quad') for (const part of [term.subject, term.object]) refuseBlankNode(part);
-  if (term.termType === 'BlankNode') {
-    throw new ProtocolError('a stored blank node cannot be named in a pattern or a removal; match it through the triples around it, with a SPARQL update');
-  }
 }

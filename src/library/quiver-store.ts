@@ -5,20 +5,23 @@
  * RDF/JS tools (and Comunica) can use it directly.
  */
 import { EventEmitter } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError, StoreClosedError, StoreOpenError } from '../errors.js';
 import { parseableRdfFormat, rdfFormatForFileName } from '../formats/registry.js';
 import { createQuadsSerializer } from '../formats/serializers.js';
 import type { ParseableRdfFormat } from '../formats/serializer.js';
-import { createLocalService, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
+import { createLocalService, inlineQueriesSetting, type InlineQueriesMode, type LocalService, type LocalServiceOptions } from '../service/local-service.js';
 import type { QueryExplanation, QueryRequest } from '../service/sparql-service.js';
 import { storeExists } from '../store/lmdb-store.js';
 import { factory } from '../rdf/terms.js';
 import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
-import { deleteDataUpdate, graphName, matchQuery, quadOfSolution, removeMatchesUpdate, type TermPattern } from './quad-patterns.js';
+import { exactPattern, graphName, quadPattern, type TermPattern } from './quad-patterns.js';
 
 export interface OpenOptions {
   /** The store directory. Created when missing, unless `create: false`. */
@@ -39,6 +42,13 @@ export interface OpenOptions {
   allowService?: boolean;
   /** The only directory whose files SPARQL LOAD may read (file: IRIs). Default: none. */
   loadDir?: string;
+  /**
+   * When a query whose shape has proved cheap is evaluated on the calling thread instead of a worker
+   * (as `quiver serve --inline-queries`): 'auto' (default) unless this thread is saturated while a
+   * core idles; 'idle' only while no other query runs; 'always'; 'off'. A program that sends its
+   * queries one at a time gains most from 'always': it saves two thread hand-offs per query.
+   */
+  inlineQueries?: InlineQueriesMode;
 }
 
 /** Options of one call. */
@@ -95,6 +105,7 @@ export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore
     allowLoad: options.allowLoad,
     allowService: options.allowService,
     loadDir: options.loadDir,
+    inlineCheapQueries: options.inlineQueries === undefined ? undefined : inlineQueriesSetting(options.inlineQueries),
   };
   try {
     return new QuiverStore(await createLocalService(settings));
@@ -157,22 +168,38 @@ export class QuiverStore implements RDF.Store {
     });
   }
 
-  /** Adds RDF given as text, bytes or a stream, in one transaction. */
+  /**
+   * Adds RDF given as text, bytes or a stream, in one transaction. A stream is copied to a
+   * temporary file as it comes, which the writer then reads as it writes: any size, bounded memory.
+   */
   async load(data: string | Uint8Array | NodeJS.ReadableStream, options: LoadOptions & { format: string }): Promise<void> {
     this.refuseWhenClosed();
-    const format = parseableRdfFormat(options.format);
-    if (format === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(options.format)}`);
-    const text = typeof data === 'string' ? data : data instanceof Uint8Array ? Buffer.from(data).toString('utf8') : await streamText(data);
-    await this.localService.loadDocuments([{ text, contentType: format, baseIri: options.baseIri }], options.graph, options);
+    const format = knownFormat(options.format);
+    if (typeof data === 'string' || data instanceof Uint8Array) {
+      const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+      await this.localService.loadDocuments([{ text, contentType: format, baseIri: options.baseIri }], options.graph, options);
+      return;
+    }
+    const spool = await mkdtemp(join(tmpdir(), 'quiver-load-'));
+    try {
+      const path = join(spool, 'document');
+      await pipeline(data, createWriteStream(path), { signal: options.signal });
+      await this.localService.loadFiles([{ path, gzip: false, contentType: format, baseIri: options.baseIri }], options.graph, options);
+    } finally {
+      await rm(spool, { recursive: true, force: true });
+    }
   }
 
-  /** Adds an RDF file (gzipped too, by its `.gz` name), in one transaction. For files larger than memory use `quiver load`. */
+  /** Adds an RDF file (gzipped too, by its `.gz` name), in one transaction; the file is read as it is written, in bounded memory. */
   async loadFile(path: string, options: LoadOptions = {}): Promise<void> {
+    this.refuseWhenClosed();
     const byName = rdfFormatForFileName(path);
     const format = options.format ?? byName?.format;
     if (format === undefined) throw new ProtocolError(`cannot tell the RDF format of ${path} from its name; give options.format`);
-    const bytes = await readFile(path);
-    await this.load(byName?.gzip ? gunzipSync(bytes) : bytes, { ...options, format });
+    // Read here first: a missing file is the caller's error, not the writer's.
+    await access(path);
+    const file = { path: resolve(path), gzip: byName?.gzip ?? false, contentType: knownFormat(format), baseIri: options.baseIri };
+    await this.localService.loadFiles([file], options.graph, options);
   }
 
   /** The store's quads (or one graph's), from one snapshot. */
@@ -218,16 +245,21 @@ export class QuiverStore implements RDF.Store {
     });
   }
 
-  /** Removes the stream's quads in one transaction (quads with blank nodes cannot be named: a ProtocolError). */
+  /** Removes the stream's quads in one transaction (blank nodes as `match` gave them name those nodes). */
   remove(stream: RDF.Stream<RDF.Quad>): EventEmitter {
     return settled(async () => {
       const quads = await collect(stream);
-      if (quads.length > 0) await this.update(deleteDataUpdate(quads));
+      this.refuseWhenClosed();
+      if (quads.length > 0) await this.localService.removeMatches(quads.map(exactPattern));
     });
   }
 
+  /** Removes the quads that match, in one transaction; an absent graph matches every graph, the default one included. */
   removeMatches(subject?: TermPattern, predicate?: TermPattern, object?: TermPattern, graph?: TermPattern): EventEmitter {
-    return settled(async () => this.update(removeMatchesUpdate(subject, predicate, object, graph)));
+    return settled(async () => {
+      this.refuseWhenClosed();
+      await this.localService.removeMatches([quadPattern(subject, predicate, object, graph)]);
+    });
   }
 
   /** Removes a named graph (or empties the default graph). */
@@ -246,9 +278,8 @@ export class QuiverStore implements RDF.Store {
   }
 
   private async *matchAll(subject: TermPattern, predicate: TermPattern, object: TermPattern, graph: TermPattern): AsyncGenerator<RDF.Quad> {
-    const pattern = [subject, predicate, object, graph];
-    const answer = await this.select(matchQuery(subject, predicate, object, graph));
-    for await (const solution of answer) yield quadOfSolution(solution, pattern);
+    this.refuseWhenClosed();
+    for await (const batch of this.localService.matchQuads(quadPattern(subject, predicate, object, graph))) yield* batch;
   }
 
   private refuseWhenClosed(): void {
@@ -279,10 +310,10 @@ function expectAnswer<A extends QueryAnswer>(answer: QueryAnswer, type: A['type'
   return answer as A;
 }
 
-async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+function knownFormat(format: string): ParseableRdfFormat {
+  const known = parseableRdfFormat(format);
+  if (known === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(format)}`);
+  return known;
 }
 
 function nquadsOf(quads: RDF.Quad[]): string {

@@ -5,12 +5,14 @@
  * client's going away stop it while it parses and while it writes (the write's checkpoint), and a
  * stopped write leaves nothing.
  */
+import { createReadStream } from 'node:fs';
 import { CancelledError, TimeoutError } from '../errors.js';
 import { parseRdf } from '../formats/rdf-parser.js';
 import { namedNode, type Quad } from '../rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/quad-store.js';
+import { patternOfKeys, removeMatching } from '../store/term-pattern-scan.js';
 import type { GraphWriteResult } from './sparql-service.js';
-import type { GraphStoreMessage } from './worker-messages.js';
+import type { GraphStoreMessage, RdfFile } from './worker-messages.js';
 
 export async function runGraphStoreWrite(
   store: QuadStore,
@@ -23,6 +25,8 @@ export async function runGraphStoreWrite(
   };
   const stoppable = { checkpoint: checkStop };
   if (message.operation === 'delete') return store.write((writer) => deleteGraph(writer, message.graph), stoppable);
+  if (message.operation === 'remove') return store.write((writer) => removeMatching(writer, (message.patterns ?? []).map(patternOfKeys)) > 0, stoppable);
+  if (message.files?.length) return writeFiles(store, message, message.files, checkStop);
   const quads = await parseDocuments(message, checkStop);
   checkStop();
   if (message.operation === 'load' && message.graph === null) return store.write((writer) => addInTheirGraphs(writer, quads), stoppable);
@@ -36,6 +40,30 @@ export async function runGraphStoreWrite(
     }
     return { created: !existed };
   }, stoppable);
+}
+
+/**
+ * Files are parsed inside the transaction, batch by batch as they are read: a file of any size
+ * takes bounded memory, and its load is still all or nothing (a stop or a syntax error aborts it).
+ */
+async function writeFiles(store: QuadStore, message: GraphStoreMessage, files: RdfFile[], checkStop: () => void): Promise<GraphWriteResult> {
+  if (!store.writeAsync) throw new Error('this store cannot hold a transaction open across a streamed load');
+  return store.writeAsync(async (writer) => {
+    let created = false;
+    // 'post' to a graph puts every quad there; 'load' without one keeps each quad's own graph.
+    const target = message.operation === 'load' && message.graph === null ? undefined : graphId(writer, message.graph);
+    if (target !== undefined && target !== DEFAULT_GRAPH_ID) created = writer.createGraph(target);
+    for (const file of files) {
+      const batches = parseRdf(createReadStream(file.path), file.contentType, { baseIri: file.baseIri, gzip: file.gzip });
+      for await (const batch of batches) {
+        checkStop();
+        if (target === undefined) created = addInTheirGraphs(writer, batch).created || created;
+        else for (const quad of batch) writer.add(writer.intern(quad.subject), writer.intern(quad.predicate), writer.intern(quad.object), target);
+      }
+    }
+    checkStop();
+    return { created };
+  });
 }
 
 async function parseDocuments(message: GraphStoreMessage, checkStop: () => void): Promise<Quad[]> {

@@ -22,11 +22,13 @@ import { InlineGate, type InlineGateOptions } from './inline-gate.js';
 import { SaturationGate, type SaturationGateOptions } from './saturation-gate.js';
 import { effectiveTimeout } from './time-limit.js';
 import { UpdateWriter } from './update-writer.js';
+import type { RdfFile } from './worker-messages.js';
 import { MemoryAdmission } from './memory-admission.js';
 import { residentBytes } from './resident-memory.js';
 import { releaseGarbageNow } from './heap-release.js';
 import { queryReservation, workerHeapLimitMb } from './worker-heap.js';
-import { namedNode } from '../rdf/terms.js';
+import { namedNode, type Quad } from '../rdf/terms.js';
+import { keyedPattern, matchingQuads, type KeyedPattern, type QuadPattern } from '../store/term-pattern-scan.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { FetchSettings } from '../net/outbound-http.js';
 import type {
@@ -316,15 +318,48 @@ export class LocalService implements SparqlService {
     return this.graphStoreWrite('delete', graph, [], limits) as Promise<boolean>;
   }
 
+  /**
+   * Adds the files' quads (into `graph` when it is given, else each into the graph its file gives
+   * it) in one transaction; the writer thread reads the files as it writes, in bounded memory.
+   */
+  loadFiles(files: RdfFile[], graph: GraphName | undefined, limits: RequestLimits = {}): Promise<GraphWriteResult> {
+    return this.graphStoreWrite(graph === undefined ? 'load' : 'post', graph ?? null, [], limits, undefined, files) as Promise<GraphWriteResult>;
+  }
+
+  /** Removes the quads that match any of the patterns, in one transaction; whether any was there. */
+  removeMatches(patterns: QuadPattern[], limits: RequestLimits = {}): Promise<boolean> {
+    return this.graphStoreWrite('remove', null, [], limits, patterns.map(keyedPattern)) as Promise<boolean>;
+  }
+
+  /**
+   * The quads that match, in batches, from one snapshot read on this thread (a scan of the
+   * store's indexes, no query to plan): what the library's RDF/JS `match` streams.
+   */
+  async *matchQuads(pattern: QuadPattern): AsyncGenerator<Quad[]> {
+    if (this.closing) throw shuttingDown();
+    const reader = this.statisticsStore.reader();
+    try {
+      for (const batch of matchingQuads(reader, pattern)) {
+        yield batch;
+        // Between batches other work gets the thread: a large match does not hold it.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      reader.release();
+    }
+  }
+
   private graphStoreWrite(
-    operation: 'put' | 'post' | 'delete' | 'load',
+    operation: 'put' | 'post' | 'delete' | 'load' | 'remove',
     graph: GraphName,
     documents: GraphDocument[],
     limits: RequestLimits,
+    patterns?: KeyedPattern[],
+    files?: RdfFile[],
   ): Promise<unknown> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs);
-    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, deadline, signal: limits.signal }));
+    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, patterns, files, deadline, signal: limits.signal }));
   }
 
   private hasNamedGraph(iri: string): boolean {

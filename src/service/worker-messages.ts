@@ -12,6 +12,7 @@ import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
 import type { FetchSettings } from '../net/outbound-http.js';
+import type { KeyedPattern } from '../store/term-pattern-scan.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 
@@ -105,13 +106,27 @@ export interface CancelUpdateMessage {
 }
 
 /** A Graph Store Protocol write (graph null: the default graph). */
+/** An RDF file that the writer thread reads itself, so that its size costs no memory. */
+export interface RdfFile {
+  path: string;
+  gzip: boolean;
+  contentType: string;
+  baseIri?: string;
+}
+
 export interface GraphStoreMessage {
   type: 'graphStore';
   jobId: number;
-  /** 'load': like 'post', but with `graph` null each quad keeps the graph its document gives it. */
-  operation: 'put' | 'post' | 'delete' | 'load';
+  /**
+   * 'load': like 'post', but with `graph` null each quad keeps the graph its document gives it.
+   * 'remove': removes the quads that match `patterns` (graph and documents unused).
+   */
+  operation: 'put' | 'post' | 'delete' | 'load' | 'remove';
   graph: string | null;
   documents: { text: string; contentType: string; baseIri?: string }[];
+  /** Files to read on the writer thread, streamed into one transaction ('load' and 'post'). */
+  files?: RdfFile[];
+  patterns?: KeyedPattern[];
   deadline: number;
 }
 

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -74,5 +74,16 @@ describe('the packed package, installed into a fresh project', { timeout: 300_00
   it('gives the quiver command, with its version', () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     assert.equal(run(join(project, 'node_modules', '.bin', 'quiver'), ['--version'], project).trim(), `quiver ${version}`);
+  });
+
+  it('gives the bundled quiver command: an update and a query on a store, and usage errors of the unbundled commands', () => {
+    const quiver = join(project, 'node_modules', '.bin', 'quiver');
+    const store = join(project, 'store');
+    run(quiver, ['update', '--store', store, 'INSERT DATA { <urn:a> <urn:b> "c" }'], project);
+    assert.equal(run(quiver, ['query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s ?p ?o }'], project), 'o\r\nc\r\n');
+    // serve, load and dump are not in the bundle: their errors must still read as what they are.
+    const wrong = spawnSync(quiver, ['serve', '--no-such-flag'], { cwd: project, encoding: 'utf8' });
+    assert.equal(wrong.status, 2, wrong.stderr);
+    assert.match(wrong.stderr, /see quiver serve --help/);
   });
 });

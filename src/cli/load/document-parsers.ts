@@ -6,7 +6,8 @@
  */
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { n3IriChecks, parseRdf } from '../../formats/rdf-parser.js';
+import { parseRdf } from '../../formats/rdf-parser.js';
+import { n3IriChecks } from '../../formats/rdf-parser-setup.js';
 import { blankNode, termKey, tripleTerm, type Quad } from '../../rdf/terms.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';

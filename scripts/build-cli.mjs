@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/* global URL, console */
+// Bundles the `quiver` command (the package's bin) into dist/src/cli/quiver.js, after tsc: loading
+// one file instead of some four hundred modules is most of what a one-shot `quiver query` costs
+// (bench/cli-startup.ts). Modules loaded on demand (the RDF parsers, say) become chunks in
+// dist/src/cli/quiver-chunks/, loaded only when asked for. The serve, load and dump commands stay
+// the compiled modules beside it: they start worker threads from files found next to their own,
+// so they are not bundled. Run by `npm run build` and `npm run prepare`.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const cli = fileURLToPath(new URL('../dist/src/cli/', import.meta.url));
+const UNBUNDLED = /^\.\/(serve-command|load-command|dump-command)\.js$/;
+
+rmSync(join(cli, 'quiver-chunks'), { recursive: true, force: true });
+await build({
+  entryPoints: { quiver: join(cli, 'main.js') },
+  outdir: cli,
+  chunkNames: 'quiver-chunks/chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Native addons (lmdb) load from node_modules as usual.
+  external: ['lmdb'],
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'unbundled-commands',
+      setup(builder) {
+        builder.onResolve({ filter: UNBUNDLED }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+console.log('bundled the quiver command into dist/src/cli/quiver.js');
