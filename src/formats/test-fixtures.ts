@@ -1,5 +1,5 @@
 /** Shared data for the format tests: terms that break naive serializers, and quad comparison. */
-import { blankNode, defaultGraph, factory, literal, namedNode, termKey, type Literal, type Quad, type Term } from '../rdf/terms.js';
+import { blankNode, defaultGraph, factory, literal, namedNode, termKey, tripleTerm, type Literal, type Quad, type Term } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 
 export const EX = 'http://example.org/';
@@ -69,17 +69,18 @@ export function trickyQuads(options: { graphs: boolean; controls: boolean }): Qu
 
 /** Sorted quad keys with blank nodes renamed by first appearance, for comparison up to renaming. */
 export function canonicalQuads(quads: Quad[]): string[] {
-  const blankInsensitive = (q: Quad) =>
-    [q.subject, q.predicate, q.object, q.graph].map((t) => (t.termType === 'BlankNode' ? '_' : termKey(t))).join(' ');
+  const blankInsensitive = (q: Quad) => [q.subject, q.predicate, q.object, q.graph].map((t) => termKey(renamed(t, () => '_'))).join(' ');
   const sorted = [...quads].sort((a, b) => compare(blankInsensitive(a), blankInsensitive(b)));
   const names = new Map<string, string>();
-  const key = (t: Term) => {
-    if (t.termType !== 'BlankNode') return termKey(t);
-    let name = names.get(t.value);
-    if (name === undefined) names.set(t.value, (name = '_:c' + names.size));
-    return name;
-  };
-  return sorted.map((q) => [q.subject, q.predicate, q.object, q.graph].map(key).join(' '));
+  const name = (label: string): string => names.get(label) ?? names.set(label, ':c' + names.size).get(label)!;
+  return sorted.map((q) => [q.subject, q.predicate, q.object, q.graph].map((t) => termKey(renamed(t, name))).join(' '));
+}
+
+/** The term with its blank nodes, those inside RDF 1.2 triple terms too, relabelled. */
+function renamed(term: Term, name: (label: string) => string): Term {
+  if (term.termType === 'BlankNode') return blankNode(name(term.value));
+  if (term.termType !== 'Quad') return term;
+  return tripleTerm(renamed(term.subject, name) as Quad['subject'], term.predicate as Quad['predicate'], renamed(term.object, name) as Quad['object']);
 }
 
 function compare(a: string, b: string): number {

@@ -228,6 +228,25 @@ describe('the RDF/JS Store interface', () => {
     await assert.rejects(collect(closed.match()), StoreClosedError);
     await assert.rejects(done(closed.removeMatches(ex('a'))), StoreClosedError);
   });
+
+  it('imports, matches and dumps RDF 1.2 quads: triple terms and directional literals', async (t) => {
+    const store = await openQuiver({ memory: true, workers: 1 });
+    t.after(() => store.close());
+    const statement = $.quad(ex('s'), ex('p'), $.literal('مرحبا', { language: 'ar', direction: 'rtl' }));
+    const quads = [
+      statement,
+      $.quad(ex('r'), $.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies'), $.quad(statement.subject, statement.predicate, statement.object)),
+      $.quad(ex('r'), ex('about'), $.quad(ex('r'), ex('p'), $.quad(ex('s'), ex('p'), ex('o'))), ex('g12')),
+    ];
+    await done(store.import(Readable.from(quads) as unknown as RDF.Stream<RDF.Quad>));
+    const all = await collect(store.match());
+    assert.equal(all.length, 3);
+    for (const quad of quads) assert.ok(all.some((q) => q.equals(quad)), `${quad.subject.value} ${quad.predicate.value}`);
+    let nquads = '';
+    for await (const chunk of store.dump()) nquads += chunk;
+    assert.match(nquads, /<<\( <http:\/\/example\.org\/r> <http:\/\/example\.org\/p> <<\( <http:\/\/example\.org\/s> <http:\/\/example\.org\/p> <http:\/\/example\.org\/o> \)>> \)>> <http:\/\/example\.org\/g12> \./);
+    assert.match(nquads, /"مرحبا"@ar--rtl \./);
+  });
 });
 
 describe('loading a stream larger than the memory it may take', () => {
@@ -259,6 +278,7 @@ describe('loading a stream larger than the memory it may take', () => {
       await store.close();
     }
   });
+
 });
 
 describe('opening and closing', () => {

@@ -42,3 +42,28 @@ test('a sound store passes; a missing index entry, a literal subject and a wrong
     rmSync(path, { recursive: true, force: true });
   }
 });
+
+test('a triple term as subject and a triple term key that does not parse are each reported', async () => {
+  const path = mkdtempSync(join(tmpdir(), 'quiver-check-12-'));
+  try {
+    const store = openStore({ path });
+    writeSampleQuads(store, 50, 5);
+    await store.close();
+    const raw = open({ path, maxDbs: 32 });
+    const spo = raw.openDB({ name: 'spo', encoding: 'binary', keyEncoding: 'binary' });
+    const id2term = raw.openDB({ name: 'id2term', encoding: 'binary', keyEncoding: 'uint32' });
+    const keys = [...spo.getKeys({})].map((key) => Buffer.from(key as Uint8Array));
+    const subject = keys[0]!.readUInt32BE(0);
+    const other = keys.map((key) => key.readUInt32BE(8)).find((object) => object !== subject && keys.every((key) => key.readUInt32BE(0) !== object))!;
+    await raw.transaction(() => {
+      id2term.put(subject, Buffer.from('[6:<urn:s6:<urn:p"o'));
+      id2term.put(other, Buffer.from('[99:<urn:s'));
+    });
+    await raw.close();
+    const problems = (await checkStoreConsistency(path, 100)).problems.join('\n');
+    assert.match(problems, /a Quad subject/);
+    assert.match(problems, /a term whose key does not parse/);
+  } finally {
+    rmSync(path, { recursive: true, force: true });
+  }
+});

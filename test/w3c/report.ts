@@ -103,7 +103,7 @@ export function fullReport(run: SuiteRun, known: KnownFailures, options: { verbo
   const a = assess(run, known);
   const ranCount = run.results.filter((r) => r.status !== 'skip').length;
   const parts = [
-    `W3C SPARQL test suites: ${run.manifests.length} manifests, ${run.results.length} tests selected, ${ranCount} run, ${(run.elapsedMs / 1000).toFixed(1)} s`,
+    `W3C SPARQL and RDF 1.2 test suites: ${run.manifests.length} manifests, ${run.results.length} tests selected, ${ranCount} run, ${(run.elapsedMs / 1000).toFixed(1)} s`,
     '',
     summaryTable(run, known),
     '',

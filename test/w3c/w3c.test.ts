@@ -1,5 +1,5 @@
 /**
- * The W3C SPARQL conformance suites as one node:test case. It fails when a test fails that
+ * The W3C SPARQL conformance suites and the RDF 1.2 syntax suites as one node:test case. It fails when a test fails that
  * known-failures.json does not list, and when a listed test passes (the list must stay true).
  * For the details of failures run: node dist/test/w3c/run.js --verbose [--filter <text>].
  */
@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { defaultSuitesRoot, runW3cSuites } from './runner.js';
 import { assess, failureLine, knownFailuresFile, readKnownFailures, totalsLine } from './report.js';
 
-test('W3C SPARQL 1.0 and 1.1 test suites', { skip: !existsSync(defaultSuitesRoot()) && 'test suites not found', timeout: 280_000 }, async (t) => {
+test('W3C SPARQL 1.0 and 1.1 and RDF 1.2 syntax test suites', { skip: !existsSync(defaultSuitesRoot()) && 'test suites not found', timeout: 280_000 }, async (t) => {
   const known = readKnownFailures(knownFailuresFile());
   const run = await runW3cSuites();
   t.diagnostic(totalsLine(run, known));

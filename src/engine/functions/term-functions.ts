@@ -3,7 +3,7 @@
  * DATATYPE), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
-import { factory, type Term } from '../../rdf/terms.js';
+import { factory, termsEqual, type Term } from '../../rdf/terms.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
 import { resolveIri } from './iri.js';
@@ -66,13 +66,6 @@ function literalOnly(term: Term, what: string) {
   return term;
 }
 
-/** Field by field rather than a.equals(b): terms may come from different factories (Traqula's, ours). */
-function sameTerm(a: Term, b: Term): boolean {
-  if (a.termType !== b.termType || a.value !== b.value) return false;
-  if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
-  return a.language === b.language && a.datatype.value === b.datatype.value;
-}
-
 export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) => Term> = {
   str: ([a]) => str(a),
   lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
@@ -92,5 +85,5 @@ export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) 
   isblank: ([a]) => booleanLiteral(a.termType === 'BlankNode'),
   isliteral: ([a]) => booleanLiteral(a.termType === 'Literal'),
   isnumeric: ([a]) => booleanLiteral(valueOf(a)?.kind === 'numeric'),
-  sameterm: ([a, b]) => booleanLiteral(sameTerm(a, b)),
+  sameterm: ([a, b]) => booleanLiteral(termsEqual(a, b)),
 };
