@@ -408,6 +408,7 @@ export class Planner {
       distinct: a.distinct,
       expression: a.expression.subType === 'wildcard' ? null : this.expression(a.expression, env),
       separator: a.separator ?? ' ',
+      variableSlot: this.optimize ? variableSlotOf(a.expression, env.scope) : undefined,
     }));
     const op = new Group(child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env));
     return { op, mentioned: union(child.mentioned, op.maybe) };
@@ -513,6 +514,13 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
 
 /** The share of solutions a filter is assumed to keep. */
 const FILTER_SELECTIVITY = 0.5;
+
+/** The slot of an expression that is a plain variable (not a blank node label). */
+function variableSlotOf(expression: Algebra.Expression, scope: Scope): number | undefined {
+  if (expression.subType !== 'term') return undefined;
+  const term = (expression as Algebra.TermExpression).term;
+  return term.termType === 'Variable' ? scope.slot(term.value) : undefined;
+}
 
 function containsModifier(node: Algebra.Operation): boolean {
   return [...MODIFIERS].some((type) => contains(node, type));
