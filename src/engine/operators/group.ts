@@ -22,6 +22,16 @@ export interface AggregateSpec {
   /** null for COUNT(*). */
   expression: CompiledExpression | null;
   separator: string;
+  /**
+   * The slot when the expression is a plain variable: COUNT(?x) and COUNT(DISTINCT ?x) then count
+   * IDs, decoding no term (equal terms have equal IDs within one evaluation).
+   */
+  variableSlot?: number;
+}
+
+/** COUNT over a variable's IDs. */
+interface IdCounter extends Accumulator {
+  addId(id: number): void;
 }
 
 interface Accumulator {
@@ -42,7 +52,12 @@ export class Group extends Operator {
   ) {
     super();
     this.maybe = new Set([...keySlots, ...aggregates.map((a) => a.slot)]);
-    this.certain = new Set(aggregates.filter((a) => a.aggregator === 'count').map((a) => a.slot));
+    // A group exists only for some input solution, so a key its input always binds is always bound
+    // (and a join on it can hash: joins of grouped sub-selects on their group keys).
+    this.certain = new Set([
+      ...aggregates.filter((a) => a.aggregator === 'count').map((a) => a.slot),
+      ...(keySlots.length > 0 ? keySlots.filter((s) => child.certain.has(s)) : []),
+    ]);
     this.estimate = keySlots.length === 0 ? 1 : Math.max(1, Math.sqrt(child.estimate || 1));
   }
 
@@ -77,6 +92,8 @@ export class Group extends Operator {
           if (spec.expression === null) {
             // COUNT(*): a solution counts; COUNT(DISTINCT *) counts distinct solutions.
             group.accumulators[i].add(spec.distinct ? solutionTerm(data, offset, this.solutionSlots) : COUNTED);
+          } else if (countsIds(spec)) {
+            (group.accumulators[i] as IdCounter).addId(data[offset + spec.variableSlot!]);
           } else {
             group.accumulators[i].add(valueOrUndefined(spec.expression.evaluate, data, offset, ctx));
           }
@@ -121,7 +138,32 @@ function solutionTerm(data: Float64Array, offset: number, slots: number[]): Term
   return literal(String(rowKey(data, offset, slots.length ? slots : [])));
 }
 
+function countsIds(spec: AggregateSpec): boolean {
+  return spec.aggregator === 'count' && spec.variableSlot !== undefined;
+}
+
+function idCounter(distinct: boolean, ctx: ExecContext): IdCounter {
+  let n = 0;
+  const seen = distinct ? new Set<number>() : undefined;
+  return {
+    addId(id) {
+      if (id === 0) return;
+      if (seen) {
+        if (seen.has(id)) return;
+        seen.add(id);
+        ctx.reserve(16);
+      }
+      n++;
+    },
+    add() {
+      throw new Error('an ID counter counts IDs');
+    },
+    result: () => typedLiteral(String(n), xsd.integer),
+  };
+}
+
 function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
+  if (countsIds(spec)) return idCounter(spec.distinct, ctx);
   const inner = baseAccumulator(spec, ctx);
   if (!spec.distinct) return inner;
   const seen = new Set<string>();

@@ -10,7 +10,7 @@ import type { ExecContext } from '../context.js';
 import type { CompiledExpression } from '../expression/compile-expression.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
 import { ExpressionError } from '../functions/index.js';
-import { numericValueOf, type NumericObjects } from './numeric-objects.js';
+import { orderKeyOf, type NumericObjects } from './numeric-objects.js';
 
 /** A bound on the object: the value of `expression` for the solution at hand. */
 export interface ObjectBound {
@@ -125,21 +125,24 @@ export class ObjectRange {
   private computeCandidates(data: Float64Array, offset: number, ctx: ExecContext): Candidates | undefined {
     let low = -Infinity;
     let high = Infinity;
-    let bounded = false;
+    let axis: string | undefined;
     for (const bound of this.bounds) {
       const value = boundValue(bound.expression, data, offset, ctx);
       // A bound that cannot be computed fails its own filter; the others still hold.
-      if (Number.isNaN(value)) continue;
-      bounded = true;
-      if (bound.upper) high = Math.min(high, value);
-      else low = Math.max(low, value);
+      if (value === undefined) continue;
+      // Bounds of two kinds: no object passes both, but leave that to the filters on the look-up path.
+      if (axis !== undefined && axis !== value.axis) return undefined;
+      axis = value.axis;
+      if (bound.upper) high = Math.min(high, value.key);
+      else low = Math.max(low, value.key);
     }
-    if (!bounded) return undefined;
-    const [from, to] = this.index.span(low, high);
-    const key = `${from} ${to}`;
+    if (axis === undefined) return undefined;
+    const index = this.index.axis(axis);
+    const [from, to] = index.span(low, high);
+    const key = `${axis} ${from} ${to}`;
     let candidates = this.bySpan.get(key);
     if (!candidates) {
-      candidates = new Candidates(this.index, from, to);
+      candidates = new Candidates(index, from, to);
       this.bySpan.set(key, candidates);
     }
     return candidates;
@@ -149,11 +152,11 @@ export class ObjectRange {
 /** Candidates a subject join may gather per solution of the batch and still beat index look-ups. */
 const CANDIDATES_PER_LOOKUP = 16;
 
-function boundValue(expression: CompiledExpression, data: Float64Array, offset: number, ctx: ExecContext): number {
+function boundValue(expression: CompiledExpression, data: Float64Array, offset: number, ctx: ExecContext): { axis: string; key: number } | undefined {
   try {
-    return numericValueOf(expression.evaluate(data, offset, ctx));
+    return orderKeyOf(expression.evaluate(data, offset, ctx));
   } catch (error) {
-    if (error instanceof ExpressionError) return Number.NaN;
+    if (error instanceof ExpressionError) return undefined;
     throw error;
   }
 }

@@ -13,6 +13,7 @@ import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';
+import { keyedQuadsFor, type KeyedQuads } from './keyed-quads.js';
 import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -166,12 +167,24 @@ export class PatternScan extends Operator {
 
   /**
    * Whether to join this batch by hash: enough solutions that their look-ups would cost more than
-   * one scan of the constants' quads (a look-up costs about as much as scanning ten quads).
+   * one scan of the constants' quads (a look-up costs about as much as scanning ten quads). The
+   * solutions of the evaluation's earlier batches count too: once the look-ups so far have cost as
+   * much as the scan, the rest are joined by hash, so a large input costs at most about twice the
+   * better of the two ways, whatever the estimate said.
    */
   private worthHashing(batch: Batch, ctx: ExecContext): boolean {
-    if (!(batch.length >= MIN_ROWS_TO_HASH && this.constantMatches <= batch.length * QUADS_PER_LOOKUP)) return false;
-    if (this.constantMatches > MAX_HASHED_QUADS || this.repeats.length > 0 || this.graph.kind === 'slot') return false;
-    return this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1;
+    if (batch.length < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS)) return false;
+    if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
+    if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
+    if (this.constantMatches <= batch.length * QUADS_PER_LOOKUP) return true;
+    let memo = ctx.memo.get(this);
+    if (!memo) {
+      memo = new Map();
+      ctx.memo.set(this, memo);
+    }
+    const rowsSoFar = ((memo.get('rowsLookedUp') as number | undefined) ?? 0) + batch.length;
+    memo.set('rowsLookedUp', rowsSoFar);
+    return this.constantMatches <= rowsSoFar * QUADS_PER_LOOKUP;
   }
 
   /** The hash table for the position the batch binds, built once per evaluation (undefined: not applicable). */
@@ -187,7 +200,8 @@ export class PatternScan extends Operator {
     if (!table) {
       const g = this.graph.kind === 'id' ? (ctx.isNamedGraph(this.graph.id) ? this.graph.id : -1) : ctx.dataset.defaultGraphs[0];
       table = new HashedQuads(keyPos, this.binds, ctx.width);
-      if (g !== -1) table.load(ctx.reader.scan(constantOf(this.s), constantOf(this.p), constantOf(this.o), g), ctx);
+      const constants = [constantOf(this.s), constantOf(this.p), constantOf(this.o), g] as const;
+      if (g !== -1) table.use(keyedQuadsFor(ctx.reader, constants, keyPos, table.writePositions, ctx));
       tables.set(String(keyPos), table);
     }
     return table;
@@ -326,42 +340,33 @@ const QUADS_PER_LOOKUP = 8;
 /** Quads of the predicate a batch's solutions may cost to index (the index then serves later queries too). */
 const QUADS_PER_INDEXED_ROW = 64;
 /** A bound on the hash table's size. */
-const MAX_HASHED_QUADS = 200_000;
+const MAX_HASHED_QUADS = 1_000_000;
 
 function constantOf(t: PatternTerm): TermId {
   return t.kind === 'id' ? t.id : 0;
 }
 
-/** The quads matching a pattern's constants, hashed on one variable position. */
+/** A keyed table joined into solutions: the table's positions written to this scan's slots. */
 class HashedQuads {
-  private readonly byKey = new Map<number, number[]>();
-  /** The values of the bound positions, per quad, flat. */
-  private readonly values: number[] = [];
-  /** Positions (other than the key) written into the solution, and their slots. */
-  private readonly writes: { pos: number; slot: number }[];
+  /** Slots of the positions written (other than the key). */
+  private readonly writeSlots: number[];
+  readonly writePositions: number[];
   private readonly keySlot: number;
+  private table!: KeyedQuads;
 
   constructor(
-    private readonly keyPos: number,
+    readonly keyPos: number,
     binds: readonly { pos: number; slot: number }[],
     private readonly width: number,
   ) {
-    this.writes = binds.filter((b) => b.pos !== keyPos);
+    const writes = binds.filter((b) => b.pos !== keyPos);
+    this.writeSlots = writes.map((b) => b.slot);
+    this.writePositions = writes.map((b) => b.pos);
     this.keySlot = binds.find((b) => b.pos === keyPos)!.slot;
   }
 
-  load(quads: Iterable<ArrayLike<number>>, ctx: ExecContext): void {
-    const writes = this.writes;
-    let n = 0;
-    for (const quad of quads) {
-      const at = this.values.length;
-      for (const w of writes) this.values.push(quad[w.pos]);
-      const key = quad[this.keyPos];
-      const list = this.byKey.get(key);
-      if (list) list.push(at);
-      else this.byKey.set(key, [at]);
-      if ((++n & 1023) === 0) ctx.reserve(1024 * 64);
-    }
+  use(table: KeyedQuads): void {
+    this.table = table;
   }
 
   /** Joins one solution by hash; false when the solution does not bind the key as the table expects. */
@@ -369,24 +374,27 @@ class HashedQuads {
     const width = this.width;
     const key = batch.data[row * width + this.keySlot];
     if (key === 0) return false;
-    const matches = this.byKey.get(key);
-    if (!matches) return true;
-    const writes = this.writes;
-    for (const at of matches) {
+    const table = this.table;
+    if (!table) return true;
+    const keys = table.keys;
+    const values = table.values;
+    const writeSlots = this.writeSlots;
+    const writes = writeSlots.length;
+    for (let at = table.first(key); at < keys.length && keys[at] === key; at++) {
       const target = out.target();
       const r = target.appendCopy(batch, row);
       const t = target.data;
       const base = r * width;
       let ok = true;
-      for (let i = 0; i < writes.length; i++) {
-        const value = this.values[at + i];
-        const current = t[base + writes[i].slot];
+      for (let i = 0; i < writes; i++) {
+        const value = values[at * writes + i];
+        const current = t[base + writeSlots[i]];
         // A position whose slot the solution already binds (to another value) does not match.
         if (current !== 0 && current !== value) {
           ok = false;
           break;
         }
-        t[base + writes[i].slot] = value;
+        t[base + writeSlots[i]] = value;
       }
       if (!ok) target.pop();
     }

@@ -7,6 +7,7 @@ import type { ExecContext } from '../context.js';
 import { DEFAULT_GRAPH_ID, QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
 import { PatternCounts } from './pattern-counts.js';
+import { addWithEqualPartners, type SlotEquality } from './variable-equalities.js';
 
 export function orderPatterns(
   patterns: PatternScan[],
@@ -15,10 +16,12 @@ export function orderPatterns(
   /** The slots of each filter pushed into the pattern: a scan that completes one is worth more. */
   filters: ReadonlySet<number>[] = [],
   patternCounts: PatternCounts = new PatternCounts(ctx.reader),
+  /** Filters equating two variables: binding one side binds the other (equality-bind.ts). */
+  equalities: readonly SlotEquality[] = [],
 ): PatternScan[] {
   const counts = constantCounts(patterns, ctx, patternCounts);
   const estimates: number[] = [];
-  const order = joinOrder(patterns, counts, bound, ctx, filters, estimates);
+  const order = joinOrder(patterns, counts, bound, ctx, filters, estimates, equalities);
   return order.map((index, step) => {
     const chosen = patterns[index];
     chosen.estimate = estimates[step];
@@ -50,6 +53,7 @@ export function joinOrder(
   ctx: ExecContext,
   filters: readonly ReadonlySet<number>[] = [],
   estimates?: number[],
+  equalities: readonly SlotEquality[] = [],
 ): number[] {
   // Planning runs once per query, and for cheap queries it costs as much as evaluating them: the
   // candidates' loop below allocates nothing, and each pattern's constant count is read once.
@@ -81,7 +85,7 @@ export function joinOrder(
     cardinality = Math.max(1, cardinality * Math.max(estimate, 0.01) * filterFactor(completed.length));
     for (const f of completed) pendingFilters.splice(pendingFilters.indexOf(f), 1);
     order.push(index);
-    for (const s of chosen.maybe) boundNow.add(s);
+    for (const s of chosen.maybe) addWithEqualPartners(boundNow, s, equalities);
   }
   return order;
 }

@@ -32,6 +32,8 @@ import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 import { objectBoundsOf } from './object-bounds.js';
 import { PatternCounts } from './pattern-counts.js';
+import { variableEqualities, type SlotEquality } from './variable-equalities.js';
+import { EqualityBind } from '../operators/equality-bind.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
 import { QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
 
@@ -74,6 +76,8 @@ export interface JoinOrderProblem {
   scans: PatternScan[];
   bound: ReadonlySet<number>;
   filters: ReadonlySet<number>[];
+  /** The filters' equalities of two variables, which the join order treats as joins. */
+  equalities: readonly SlotEquality[];
   /** Indexes into scans. */
   order: number[];
 }
@@ -233,10 +237,13 @@ export class Planner {
     );
     const filters = filterExpressions.map((e) => new FilterStep(this.expression(e, env), expressionText(e)));
     const filterSlots = filters.map((f) => f.condition.slots);
-    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts)
+    const equalities: SlotEquality[] = this.optimize
+      ? variableEqualities(filterExpressions).map((e) => ({ a: env.scope.slot(e.a), b: env.scope.slot(e.b), sameTerm: e.sameTerm }))
+      : [];
+    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts, equalities)
       : keepTextualOrder(scans, env.inputVars, this.ctx, this.patternCounts);
-    this.parameters?.joinOrdered({ scans, bound: new Set(env.inputVars), filters: filterSlots, order: ordered.map((scan) => scans.indexOf(scan)) });
-    const steps = interleaveFilters(ordered, filters, env.params);
+    this.parameters?.joinOrdered({ scans, bound: new Set(env.inputVars), filters: filterSlots, equalities, order: ordered.map((scan) => scans.indexOf(scan)) });
+    const steps = interleaveFilters(ordered, filters, env.params, equalities);
     if (this.optimize) this.attachObjectBounds(ordered, filterExpressions, env);
     const op = steps.length === 1 ? steps[0] : new Sequence(steps);
     op.estimate = steps[steps.length - 1].estimate;
@@ -401,6 +408,7 @@ export class Planner {
       distinct: a.distinct,
       expression: a.expression.subType === 'wildcard' ? null : this.expression(a.expression, env),
       separator: a.separator ?? ' ',
+      variableSlot: this.optimize ? variableSlotOf(a.expression, env.scope) : undefined,
     }));
     const op = new Group(child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env));
     return { op, mentioned: union(child.mentioned, op.maybe) };
@@ -455,11 +463,30 @@ export class Planner {
  * Pattern scans in their order, each filter placed right after the scan that binds the last slot
  * it reads; estimates become cumulative (rows after each step, per incoming solution).
  */
-function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: number[]): Operator[] {
+function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: number[], equalities: readonly SlotEquality[] = []): Operator[] {
   const steps: Operator[] = [];
   const bound = new Set<number>(params);
   const waiting = [...filters];
+  const unplacedEqualities = [...equalities];
   let rows = 1;
+  // After a scan binds one side of an equality, a step binds the other before the scan that reads it.
+  // The copied slot does not count as bound for the filters: the step leaves some terms uncopied.
+  const placeEqualities = () => {
+    for (let i = 0; i < unplacedEqualities.length; ) {
+      const e = unplacedEqualities[i];
+      const from = bound.has(e.a) ? e.a : e.b;
+      const to = from === e.a ? e.b : e.a;
+      if (!bound.has(from)) {
+        i++;
+        continue;
+      }
+      unplacedEqualities.splice(i, 1);
+      if (bound.has(to)) continue;
+      const step = new EqualityBind(from, to, e.sameTerm);
+      step.estimate = rows;
+      steps.push(step);
+    }
+  };
   const placeReady = () => {
     for (let i = 0; i < waiting.length; ) {
       if ([...waiting[i].condition.slots].every((s) => bound.has(s))) {
@@ -474,6 +501,7 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
     scan.estimate = rows;
     steps.push(scan);
     for (const s of scan.maybe) bound.add(s);
+    placeEqualities();
     placeReady();
   }
   for (const f of waiting) {
@@ -486,6 +514,13 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
 
 /** The share of solutions a filter is assumed to keep. */
 const FILTER_SELECTIVITY = 0.5;
+
+/** The slot of an expression that is a plain variable (not a blank node label). */
+function variableSlotOf(expression: Algebra.Expression, scope: Scope): number | undefined {
+  if (expression.subType !== 'term') return undefined;
+  const term = (expression as Algebra.TermExpression).term;
+  return term.termType === 'Variable' ? scope.slot(term.value) : undefined;
+}
 
 function containsModifier(node: Algebra.Operation): boolean {
   return [...MODIFIERS].some((type) => contains(node, type));

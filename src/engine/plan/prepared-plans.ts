@@ -33,6 +33,7 @@ import type { ExecContext } from '../context.js';
 import type { ConstantRef } from '../expression/compile-expression.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
 import { constantCount, constantCounts, joinOrder, type OrderedPattern } from './bgp-order.js';
+import type { SlotEquality } from './variable-equalities.js';
 import { PatternCounts } from './pattern-counts.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
 import type { JoinOrderProblem, PlanParameters } from './planner.js';
@@ -105,6 +106,7 @@ interface OrderProblem {
   patterns: OrderedPattern[];
   bound: ReadonlySet<number>;
   filters: ReadonlySet<number>[];
+  equalities: readonly SlotEquality[];
   /**
    * Join orders by the counts they were chosen from: the order is a function of the counts (the
    * rest of its inputs are fixed for the template and content version), and queries of a template
@@ -224,6 +226,7 @@ export class TemplatePlans<P> {
       ordersByCounts: new Map(),
       bound: problem.bound,
       filters: problem.filters,
+      equalities: problem.equalities,
       patterns: problem.scans.map((scan) => ({
         s: this.problemTerm(scan.s, problem.terms),
         p: this.problemTerm(scan.p, problem.terms),
@@ -248,7 +251,7 @@ export class TemplatePlans<P> {
   private linesUp(problems: readonly JoinOrderProblem[]): boolean {
     const recorded = this.problems!;
     if (recorded.length !== problems.length) return false;
-    return problems.every((p, i) => p.scans.length === recorded[i].patterns.length && sameSet(p.bound, recorded[i].bound) && p.filters.length === recorded[i].filters.length);
+    return problems.every((p, i) => p.scans.length === recorded[i].patterns.length && sameSet(p.bound, recorded[i].bound) && p.filters.length === recorded[i].filters.length && p.equalities.length === recorded[i].equalities.length);
   }
 }
 
@@ -266,7 +269,7 @@ function orderFor(problem: OrderProblem, counts: number[], ctx: ExecContext): nu
   for (let i = 0; i < counts.length; i++) if (problem.perQuery[i]) key += `${counts[i]} `;
   let order = problem.ordersByCounts.get(key);
   if (order === undefined) {
-    order = joinOrder(problem.patterns, counts, problem.bound, ctx, problem.filters);
+    order = joinOrder(problem.patterns, counts, problem.bound, ctx, problem.filters, undefined, problem.equalities);
     if (problem.ordersByCounts.size >= MAX_ORDERS_BY_COUNTS) problem.ordersByCounts.clear();
     problem.ordersByCounts.set(key, order);
   }
