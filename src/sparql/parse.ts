@@ -4,13 +4,14 @@
  * updates need the quads option (Traqula translates INSERT/DELETE templates only that way).
  * Every failure becomes our SyntaxError with a line and column where the parser gives a position.
  */
-import { Parser } from '@traqula/parser-sparql-1-1';
-import { toAlgebra } from '@traqula/algebra-sparql-1-1';
-import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { Parser } from '@traqula/parser-sparql-1-2';
+import { toAlgebra } from '@traqula/algebra-sparql-1-2';
+import type { Algebra } from '@traqula/algebra-transformations-1-2';
 import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
+import { useLinearLiteralTokens } from './linear-literal-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
@@ -37,6 +38,7 @@ export interface ParsedUpdate {
 }
 
 useLinearKeywordTokens();
+useLinearLiteralTokens();
 const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */

@@ -11,7 +11,7 @@
  * placeholders do not all come back as terms of the algebra is not used (e.g. a GROUP_CONCAT
  * separator): such queries are parsed whole.
  */
-import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import type { Algebra } from '@traqula/algebra-transformations-1-2';
 import { isAbsoluteIri } from '../rdf/iri-syntax.js';
 import { factory, type Literal, type Term } from '../rdf/terms.js';
 
