@@ -20,6 +20,7 @@ export const xsd = {
 export const rdf = {
   type: `${RDF}type`,
   langString: `${RDF}langString`,
+  dirLangString: `${RDF}dirLangString`,
   first: `${RDF}first`,
   rest: `${RDF}rest`,
   nil: `${RDF}nil`,

@@ -451,7 +451,9 @@ export function substituteTerm(term: Term, n: number, constants: readonly string
   if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
   const lit = term as Literal;
   const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);
-  return factory.literal(value, lit.language || lit.datatype);
+  if (!lit.language) return factory.literal(value, lit.datatype);
+  // A directional language tag ("…"@ar--rtl) keeps its direction.
+  return lit.direction ? factory.literal(value, { language: lit.language, direction: lit.direction }) : factory.literal(value, lit.language);
 }
 
 /** The number of the placeholder a template term is, or undefined for any other term. */

@@ -2,12 +2,13 @@
  * Equality and order of RDF terms: the '=' and '<' families of operators (SPARQL 1.1 sections
  * 17.3 and 17.4.1.7), and the total order ORDER BY needs (section 15.1).
  */
+import type { BaseQuad } from '@rdfjs/types';
 import type { Literal, Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { compareNumeric } from './numeric.js';
 import { compareDurations, compareTemporal, compareTemporalTotal, durationsEqual } from './temporal.js';
 import { xsd } from './xsd-types.js';
-import { describe, literalValue, type LiteralValue } from './values.js';
+import { describe, directionOf, literalValue, type LiteralValue } from './values.js';
 
 /**
  * The '=' operator: value equality for numbers, strings, booleans, date/times and durations;
@@ -16,6 +17,7 @@ import { describe, literalValue, type LiteralValue } from './values.js';
  * date/times whose order depends on a missing time zone.
  */
 export function rdfTermEqual(a: Term, b: Term): boolean {
+  if (a.termType === 'Quad' || b.termType === 'Quad') return a.termType === 'Quad' && b.termType === 'Quad' && tripleTermsEqual(a, b);
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return a.termType === b.termType && a.value === b.value;
   if (isSimple(a) && isSimple(b)) return a.value === b.value;
   const va = literalValue(a);
@@ -25,7 +27,8 @@ export function rdfTermEqual(a: Term, b: Term): boolean {
       va.kind === 'langString' &&
       vb.kind === 'langString' &&
       va.value === vb.value &&
-      va.language.toLowerCase() === vb.language.toLowerCase()
+      va.language.toLowerCase() === vb.language.toLowerCase() &&
+      directionOf(a) === directionOf(b)
     );
   }
   if (va.kind === 'invalid' || va.kind === 'unknown' || vb.kind === 'invalid' || vb.kind === 'unknown') {
@@ -50,13 +53,18 @@ export function rdfTermEqual(a: Term, b: Term): boolean {
   }
 }
 
+/** Triple terms are equal when their subjects, predicates and objects are (SPARQL 1.2). */
+function tripleTermsEqual(a: BaseQuad, b: BaseQuad): boolean {
+  return rdfTermEqual(a.subject, b.subject) && rdfTermEqual(a.predicate, b.predicate) && rdfTermEqual(a.object, b.object);
+}
+
 /** The common case of two plain strings, which needs no value parsing. */
 function isSimple(term: Literal): boolean {
   return term.language === '' && term.datatype.value === xsd.string;
 }
 
 function sameLiteral(a: Literal, b: Literal): boolean {
-  return a.value === b.value && a.datatype.value === b.datatype.value && a.language === b.language;
+  return a.value === b.value && a.datatype.value === b.datatype.value && a.language === b.language && directionOf(a) === directionOf(b);
 }
 
 function indeterminate(a: Term, b: Term): ExpressionError {
@@ -150,8 +158,14 @@ export function orderByCompare(a: Term | undefined, b: Term | undefined): number
   const ra = TERM_RANK[a.termType] ?? 4;
   const rb = TERM_RANK[b.termType] ?? 4;
   if (ra !== rb) return ra - rb;
+  if (a.termType === 'Quad' && b.termType === 'Quad') return compareTripleTerms(a, b);
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return compareCodePoints(a.value, b.value);
   return compareLiteralsTotal(a, b);
+}
+
+/** Triple terms (after every literal) sort by subject, then predicate, then object. */
+function compareTripleTerms(a: BaseQuad, b: BaseQuad): number {
+  return orderByCompare(a.subject, b.subject) || orderByCompare(a.predicate, b.predicate) || orderByCompare(a.object, b.object);
 }
 
 function compareLiteralsTotal(a: Literal, b: Literal): number {
@@ -195,6 +209,7 @@ function isNaNValue(v: LiteralValue): boolean {
 /** Equal values written differently ("1" and "01", "a" and "a"@en) still need a fixed order. */
 function tieBreak(a: Literal, b: Literal): number {
   if (a.language !== b.language) return compareCodePoints(a.language, b.language);
+  if (directionOf(a) !== directionOf(b)) return compareCodePoints(directionOf(a), directionOf(b));
   if (a.datatype.value !== b.datatype.value) return compareCodePoints(a.datatype.value, b.datatype.value);
   return compareCodePoints(a.value, b.value);
 }

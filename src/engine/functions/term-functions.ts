@@ -1,17 +1,16 @@
 /**
  * Functions on RDF terms (SPARQL 1.1 sections 17.4.1 and 17.4.2): accessors (STR, LANG,
- * DATATYPE), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
+ * DATATYPE, which is rdf:dirLangString for a literal with a base direction), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
 import { factory, type Term } from '../../rdf/terms.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
 import { resolveIri } from './iri.js';
+import { LANGUAGE_TAG } from './language-functions.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
-import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
-
-const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
+import { booleanLiteral, datatypeNode, describe, directionOf, simpleLiteral, valueOf } from './values.js';
 
 /** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
 const bnodePrefix = `f${randomUUID().slice(0, 8)}`;
@@ -69,8 +68,11 @@ function literalOnly(term: Term, what: string) {
 /** Field by field rather than a.equals(b): terms may come from different factories (Traqula's, ours). */
 function sameTerm(a: Term, b: Term): boolean {
   if (a.termType !== b.termType || a.value !== b.value) return false;
+  if (a.termType === 'Quad' && b.termType === 'Quad') {
+    return sameTerm(a.subject, b.subject) && sameTerm(a.predicate, b.predicate) && sameTerm(a.object, b.object);
+  }
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
-  return a.language === b.language && a.datatype.value === b.datatype.value;
+  return a.language === b.language && directionOf(a) === directionOf(b) && a.datatype.value === b.datatype.value;
 }
 
 export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) => Term> = {
@@ -78,7 +80,8 @@ export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) 
   lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
   datatype: ([a]) => {
     const l = literalOnly(a, 'DATATYPE');
-    return l.language ? datatypeNode(rdf.langString) : l.datatype;
+    if (!l.language) return l.datatype;
+    return datatypeNode(directionOf(l) ? rdf.dirLangString : rdf.langString);
   },
   iri: ([a], ctx) => iri(a, ctx),
   uri: ([a], ctx) => iri(a, ctx),
