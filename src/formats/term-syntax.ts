@@ -2,7 +2,7 @@
  * Term forms shared by the N-Triples family (N-Triples, N-Quads, Turtle, TriG, TSV): IRIs,
  * literals, blank node labels that are always valid, and the bare numbers Turtle allows.
  */
-import type { Term, Literal } from '../rdf/terms.js';
+import { termsEqual, type Term, type Literal } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 import { escapeIri, escapeNTriplesString } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
@@ -78,12 +78,4 @@ export function bareTurtleLiteral(term: Literal): string | undefined {
 }
 
 /** Whether two terms are the same RDF term (cheaper than building keys on the hot path). */
-export function sameTerm(a: Term, b: Term): boolean {
-  if (a === b) return true;
-  if (a.termType !== b.termType || a.value !== b.value) return false;
-  if (a.termType === 'Literal') {
-    const l = b as Literal;
-    return a.language === l.language && a.datatype.value === l.datatype.value;
-  }
-  return true;
-}
+export const sameTerm = termsEqual;

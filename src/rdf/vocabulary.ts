@@ -21,6 +21,7 @@ export const rdf = {
   type: `${RDF}type`,
   langString: `${RDF}langString`,
   dirLangString: `${RDF}dirLangString`,
+  reifies: `${RDF}reifies`,
   first: `${RDF}first`,
   rest: `${RDF}rest`,
   nil: `${RDF}nil`,

@@ -1,7 +1,7 @@
 /**
  * A full check of a store's invariants, for tests and diagnosis (it reads everything; keep it off any
  * hot path): the indexes of each family hold the same quads, every quad's terms are in the dictionary
- * and in the positions RDF allows them, the dictionary's two sides are inverse and without duplicate
+ * (triple terms' keys parse, parts and all) and in the positions RDF 1.2 allows them, the dictionary's two sides are inverse and without duplicate
  * terms, the ID counter is past every ID, and the statistics match the data.
  *
  * Reads one snapshot through its own read-only LMDB handle; the store may be open elsewhere.
@@ -64,7 +64,14 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     const termOf = (id: number): string | undefined => (id === DEFAULT_GRAPH_ID ? 'D' : keysById.get(id));
     const kindOf = (id: number): string => {
       const text = termOf(id);
-      return text === undefined ? 'missing' : text === 'D' ? 'DefaultGraph' : termFromKey(text).termType;
+      if (text === undefined) return 'missing';
+      if (text === 'D') return 'DefaultGraph';
+      try {
+        // Parses a triple term's parts too, so a damaged nested key is found.
+        return termFromKey(text).termType;
+      } catch {
+        return 'malformed';
+      }
     };
 
     // Each family: the primary index's quads, and every other index holding exactly those.
@@ -82,8 +89,9 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
         const kinds = [kindOf(s), kindOf(p), kindOf(o), kindOf(g)];
         const shown = `${family[0].name} (${quad.map((id) => termOf(id) ?? id).join(' ')})`;
         if (kinds.includes('missing')) problem(`${shown}: a term the dictionary does not have`);
-        else if (!['NamedNode', 'BlankNode'].includes(kinds[0]) || kinds[1] !== 'NamedNode' || !['NamedNode', 'BlankNode', 'DefaultGraph'].includes(kinds[3])) {
-          problem(`${shown}: a ${kinds[0]} subject, ${kinds[1]} predicate, ${kinds[3]} graph`);
+        else if (kinds.includes('malformed')) problem(`${shown}: a term whose key does not parse`);
+        else if (!POSITION_KINDS.every((allowed, i) => allowed.includes(kinds[i]))) {
+          problem(`${shown}: a ${kinds[0]} subject, ${kinds[1]} predicate, ${kinds[2]} object, ${kinds[3]} graph`);
         }
         predicateCounts.set(p, (predicateCounts.get(p) ?? 0) + 1);
         if (g !== DEFAULT_GRAPH_ID) graphCounts.set(g, (graphCounts.get(g) ?? 0) + 1);
@@ -124,6 +132,14 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     await env.close();
   }
 }
+
+/** The kinds of term RDF 1.2 allows at each position of a quad: a triple term only as an object. */
+const POSITION_KINDS = [
+  ['NamedNode', 'BlankNode'],
+  ['NamedNode'],
+  ['NamedNode', 'BlankNode', 'Literal', 'Quad'],
+  ['NamedNode', 'BlankNode', 'DefaultGraph'],
+];
 
 /** The quads of one index, [s, p, o, g], from its raw keys. */
 function* indexQuads(db: { getKeys(range: object): Iterable<unknown> }, layout: IndexLayout): Iterable<number[]> {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Term } from '../../rdf/terms.js';
+import type { Quad_Object } from '@rdfjs/types';
+import { directionalLiteral, namedNode, termToString, tripleTerm, type Term } from '../../rdf/terms.js';
 import { compareValues, ExpressionError, orderByCompare, rdfTermEqual } from './index.js';
 import { attempt, bnode, bool, dbl, dec, dt, flt, int, iri, lit, show } from './test-helpers.js';
 
@@ -139,4 +140,25 @@ test('ORDER BY is deterministic for equal values written differently', () => {
   const b = [...a].reverse();
   assert.deepEqual(a.sort(orderByCompare).map(show), b.sort(orderByCompare).map(show));
   assert.equal(orderByCompare(int(1), int(1)), 0);
+});
+
+test('SPARQL 1.2: triple terms are = by their parts and sort after literals, part by part', () => {
+  const triple = (o: Term) => tripleTerm(namedNode('http://ex/s'), namedNode('http://ex/p'), o as Quad_Object);
+  assert.equal(eq(triple(int(1)), triple(dec('1.0'))), true);
+  assert.equal(eq(triple(int(1)), triple(int(2))), false);
+  assert.equal(eq(triple(iri('http://ex/o')), iri('http://ex/o')), false);
+  const sorted = [triple(int(123)), lit('z'), triple(triple(iri('http://ex/z'))), triple(int(-456)), bnode('b')].sort(orderByCompare);
+  assert.deepEqual(sorted.map((t) => (t.termType === 'Quad' ? termToString(t.object) : t.termType)), [
+    'BlankNode',
+    'Literal',
+    '"-456"^^<http://www.w3.org/2001/XMLSchema#integer>',
+    '"123"^^<http://www.w3.org/2001/XMLSchema#integer>',
+    '<<( <http://ex/s> <http://ex/p> <http://ex/z> )>>',
+  ]);
+});
+
+test('directional literals are = only with the same direction', () => {
+  assert.equal(eq(directionalLiteral('a', 'ar', 'rtl'), directionalLiteral('a', 'ar', 'rtl')), true);
+  assert.equal(eq(directionalLiteral('a', 'ar', 'rtl'), directionalLiteral('a', 'ar', 'ltr')), false);
+  assert.equal(eq(directionalLiteral('a', 'ar', 'rtl'), lit('a', 'ar')), false);
 });

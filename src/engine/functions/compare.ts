@@ -2,13 +2,12 @@
  * Equality and order of RDF terms: the '=' and '<' families of operators (SPARQL 1.1 sections
  * 17.3 and 17.4.1.7), and the total order ORDER BY needs (section 15.1).
  */
-import type { BaseQuad } from '@rdfjs/types';
-import type { Literal, Term } from '../../rdf/terms.js';
+import { compareTripleTerms, directionOf, orderRank, sameParts, type Literal, type Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { compareNumeric } from './numeric.js';
 import { compareDurations, compareTemporal, compareTemporalTotal, durationsEqual } from './temporal.js';
 import { xsd } from './xsd-types.js';
-import { describe, directionOf, literalValue, type LiteralValue } from './values.js';
+import { describe, literalValue, type LiteralValue } from './values.js';
 
 /**
  * The '=' operator: value equality for numbers, strings, booleans, date/times and durations;
@@ -17,7 +16,8 @@ import { describe, directionOf, literalValue, type LiteralValue } from './values
  * date/times whose order depends on a missing time zone.
  */
 export function rdfTermEqual(a: Term, b: Term): boolean {
-  if (a.termType === 'Quad' || b.termType === 'Quad') return a.termType === 'Quad' && b.termType === 'Quad' && tripleTermsEqual(a, b);
+  // SPARQL 1.2: triple terms are equal when their parts are, by this same operator.
+  if (a.termType === 'Quad' || b.termType === 'Quad') return a.termType === 'Quad' && b.termType === 'Quad' && sameParts(a, b, rdfTermEqual);
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return a.termType === b.termType && a.value === b.value;
   if (isSimple(a) && isSimple(b)) return a.value === b.value;
   const va = literalValue(a);
@@ -51,11 +51,6 @@ export function rdfTermEqual(a: Term, b: Term): boolean {
     case 'duration':
       return vb.kind === 'duration' && durationsEqual(va.value, vb.value);
   }
-}
-
-/** Triple terms are equal when their subjects, predicates and objects are (SPARQL 1.2). */
-function tripleTermsEqual(a: BaseQuad, b: BaseQuad): boolean {
-  return rdfTermEqual(a.subject, b.subject) && rdfTermEqual(a.predicate, b.predicate) && rdfTermEqual(a.object, b.object);
 }
 
 /** The common case of two plain strings, which needs no value parsing. */
@@ -133,8 +128,6 @@ export function compareCodePoints(a: string, b: string): number {
 // ---------------------------------------------------------------------------------------------
 // ORDER BY
 
-const TERM_RANK: Record<string, number> = { BlankNode: 1, NamedNode: 2, Literal: 3 };
-
 /** Literal categories in ORDER BY: each sorts within itself by value, categories by this rank. */
 const CATEGORY_RANK: Record<LiteralValue['kind'], number> = {
   boolean: 0,
@@ -150,22 +143,18 @@ const CATEGORY_RANK: Record<LiteralValue['kind'], number> = {
 const TEMPORAL_RANK = { dateTime: 0, date: 1, time: 2 };
 
 /**
- * The total order ORDER BY uses: unbound < blank nodes < IRIs < literals. Literals compare by value
- * where their types allow it and by a fixed fallback otherwise, so that sorting is deterministic.
+ * The total order ORDER BY uses: unbound < blank nodes < IRIs < literals < triple terms (SPARQL
+ * 1.2). Literals compare by value where their types allow it and by a fixed fallback otherwise, so
+ * that sorting is deterministic; triple terms by their parts, in this same order.
  */
 export function orderByCompare(a: Term | undefined, b: Term | undefined): number {
-  if (a === undefined || b === undefined) return a === undefined ? (b === undefined ? 0 : -1) : 1;
-  const ra = TERM_RANK[a.termType] ?? 4;
-  const rb = TERM_RANK[b.termType] ?? 4;
+  const ra = orderRank(a);
+  const rb = orderRank(b);
   if (ra !== rb) return ra - rb;
-  if (a.termType === 'Quad' && b.termType === 'Quad') return compareTripleTerms(a, b);
+  if (a === undefined || b === undefined) return 0;
+  if (a.termType === 'Quad' && b.termType === 'Quad') return compareTripleTerms(a, b, orderByCompare);
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return compareCodePoints(a.value, b.value);
   return compareLiteralsTotal(a, b);
-}
-
-/** Triple terms (after every literal) sort by subject, then predicate, then object. */
-function compareTripleTerms(a: BaseQuad, b: BaseQuad): number {
-  return orderByCompare(a.subject, b.subject) || orderByCompare(a.predicate, b.predicate) || orderByCompare(a.object, b.object);
 }
 
 function compareLiteralsTotal(a: Literal, b: Literal): number {
@@ -209,7 +198,8 @@ function isNaNValue(v: LiteralValue): boolean {
 /** Equal values written differently ("1" and "01", "a" and "a"@en) still need a fixed order. */
 function tieBreak(a: Literal, b: Literal): number {
   if (a.language !== b.language) return compareCodePoints(a.language, b.language);
-  if (directionOf(a) !== directionOf(b)) return compareCodePoints(directionOf(a), directionOf(b));
+  const da = directionOf(a) ?? '', db = directionOf(b) ?? '';
+  if (da !== db) return compareCodePoints(da, db);
   if (a.datatype.value !== b.datatype.value) return compareCodePoints(a.datatype.value, b.datatype.value);
   return compareCodePoints(a.value, b.value);
 }

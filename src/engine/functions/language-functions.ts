@@ -3,10 +3,10 @@
  * hasLANG, hasLANGDIR and STRLANGDIR. LANG, STRLANG and DATATYPE live with the other term
  * accessors (term-functions.ts).
  */
-import type { Term } from '../../rdf/terms.js';
+import { directionOf, type Direction, type Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { simpleLiteralArgument } from './strings.js';
-import { booleanLiteral, describe, directionOf, languageLiteral, simpleLiteral, type Direction } from './values.js';
+import { booleanLiteral, describe, languageLiteral, simpleLiteral } from './values.js';
 
 /** A language tag as BCP 47 writes one (the grammar's LANGTAG without the @). */
 export const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
@@ -16,7 +16,7 @@ const DIRECTIONS: ReadonlySet<string> = new Set(['ltr', 'rtl']);
 
 function langdir(term: Term): Term {
   if (term.termType !== 'Literal') throw new ExpressionError(`LANGDIR of ${describe(term)}`);
-  return simpleLiteral(directionOf(term));
+  return simpleLiteral(directionOf(term) ?? '');
 }
 
 function strlangdir(lexical: Term, language: Term, direction: Term): Term {
@@ -31,6 +31,6 @@ function strlangdir(lexical: Term, language: Term, direction: Term): Term {
 export const languageFunctions: Record<string, (args: Term[]) => Term> = {
   langdir: ([a]) => langdir(a),
   haslang: ([a]) => booleanLiteral(a.termType === 'Literal' && a.language !== ''),
-  haslangdir: ([a]) => booleanLiteral(a.termType === 'Literal' && directionOf(a) !== ''),
+  haslangdir: ([a]) => booleanLiteral(a.termType === 'Literal' && directionOf(a) !== undefined),
   strlangdir: ([a, b, c]) => strlangdir(a, b, c),
 };

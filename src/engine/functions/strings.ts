@@ -3,7 +3,7 @@
  * xsd:string and language-tagged literals), count in Unicode code points, and keep the language
  * tag or datatype of their first argument where the spec says the result is "of the same kind".
  */
-import type { Literal, Term } from '../../rdf/terms.js';
+import { directionOf, type Direction, type Literal, type Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { compileRegex, replaceAll } from './regex.js';
 import { toDouble } from './numeric.js';
@@ -11,13 +11,11 @@ import { xsd } from './xsd-types.js';
 import {
   booleanLiteral,
   describe,
-  directionOf,
   integerLiteral,
   languageLiteral,
   numericArgument,
   sameKindLiteral,
   simpleLiteral,
-  type Direction,
 } from './values.js';
 
 /** A simple literal, xsd:string or language-tagged literal. */
@@ -90,7 +88,7 @@ function langMatches(tag: string, range: string): boolean {
 function concat(args: Term[]): Literal {
   let value = '';
   let language: string | undefined;
-  let direction: Direction = '';
+  let direction: Direction | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = stringLiteralArgument(args[i]);
     value += arg.value;

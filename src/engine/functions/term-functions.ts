@@ -3,14 +3,14 @@
  * DATATYPE, which is rdf:dirLangString for a literal with a base direction), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
-import { factory, type Term } from '../../rdf/terms.js';
+import { directionOf, factory, termsEqual, type Term } from '../../rdf/terms.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
 import { resolveIri } from './iri.js';
 import { LANGUAGE_TAG } from './language-functions.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
-import { booleanLiteral, datatypeNode, describe, directionOf, simpleLiteral, valueOf } from './values.js';
+import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
 
 /** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
 const bnodePrefix = `f${randomUUID().slice(0, 8)}`;
@@ -65,16 +65,6 @@ function literalOnly(term: Term, what: string) {
   return term;
 }
 
-/** Field by field rather than a.equals(b): terms may come from different factories (Traqula's, ours). */
-function sameTerm(a: Term, b: Term): boolean {
-  if (a.termType !== b.termType || a.value !== b.value) return false;
-  if (a.termType === 'Quad' && b.termType === 'Quad') {
-    return sameTerm(a.subject, b.subject) && sameTerm(a.predicate, b.predicate) && sameTerm(a.object, b.object);
-  }
-  if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
-  return a.language === b.language && directionOf(a) === directionOf(b) && a.datatype.value === b.datatype.value;
-}
-
 export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) => Term> = {
   str: ([a]) => str(a),
   lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
@@ -95,5 +85,5 @@ export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) 
   isblank: ([a]) => booleanLiteral(a.termType === 'BlankNode'),
   isliteral: ([a]) => booleanLiteral(a.termType === 'Literal'),
   isnumeric: ([a]) => booleanLiteral(valueOf(a)?.kind === 'numeric'),
-  sameterm: ([a, b]) => booleanLiteral(sameTerm(a, b)),
+  sameterm: ([a, b]) => booleanLiteral(termsEqual(a, b)),
 };

@@ -2,7 +2,7 @@
  * The value layer: what a literal means, parsed once per term object and cached, so that hot
  * comparisons and arithmetic do not re-parse lexical forms. Also the constructors of result terms.
  */
-import { factory, type Literal, type NamedNode, type Term } from '../../rdf/terms.js';
+import { directionalLiteral, directionOf, factory, type Direction, type Literal, type NamedNode, type Term } from '../../rdf/terms.js';
 import { Decimal } from './decimal.js';
 import {
   DURATION_DATATYPES,
@@ -234,16 +234,9 @@ export function integerLiteral(value: bigint | number): Literal {
   return typed(String(value), xsd.integer);
 }
 
-/** The base direction of a literal (RDF 1.2 "abc"@ar--rtl): 'ltr', 'rtl', or '' for none. */
-export type Direction = 'ltr' | 'rtl' | '';
-
-export function directionOf(term: Literal): Direction {
-  return term.direction || '';
-}
-
-/** A language-tagged literal, with a base direction when `direction` is not ''. */
-export function languageLiteral(value: string, language: string, direction: Direction = ''): Literal {
-  return direction ? factory.literal(value, { language, direction }) : factory.literal(value, language);
+/** A language-tagged literal, with a base direction when one is given. */
+export function languageLiteral(value: string, language: string, direction?: Direction): Literal {
+  return direction ? directionalLiteral(value, language, direction) : factory.literal(value, language);
 }
 
 /** A literal of the same kind as `like` (same language tag and direction, or same string datatype), holding `value`. */
