@@ -6,8 +6,9 @@
 
 // ---- N-Triples / Turtle ----
 
-const NT_STRING_SPECIAL = /["\\\u0000-\u001f\u007f]/;
-const NT_STRING_SPECIAL_ALL = /["\\\u0000-\u001f\u007f]/g;
+// Canonical N-Triples (RDF 1.2) also escapes the noncharacters U+FFFE and U+FFFF.
+const NT_STRING_SPECIAL = /["\\\u0000-\u001f\u007f\ufffe\uffff]/;
+const NT_STRING_SPECIAL_ALL = /["\\\u0000-\u001f\u007f\ufffe\uffff]/g;
 const NT_ESCAPES: Record<string, string> = {
   '"': '\\"',
   '\\': '\\\\',

@@ -3,7 +3,7 @@
  * (query text, IRIs, literals, variable names, options) goes through {@link escapeHtml}; the page
  * has no inline script, and its only inline style is a nonce-carrying block.
  */
-import type { Term } from '../rdf/terms.js';
+import { directionOf, type Term } from '../rdf/terms.js';
 import { XSD, xsd, rdf } from '../rdf/vocabulary.js';
 import { escapeHtml } from './escaping.js';
 import type { HtmlOptions } from './serializer.js';
@@ -93,13 +93,21 @@ export function htmlTerm(term: Term, label: IriLabeler = identity): string {
       return '<span class="bnode">_:' + escapeHtml(portableBlankNodeLabel(term.value)) + '</span>';
     case 'Literal': {
       const value = '<span class="literal">' + escapeHtml(term.value) + '</span>';
-      if (term.language) return value + '<span class="lang">@' + escapeHtml(term.language) + '</span>';
+      if (term.language) {
+        const direction = directionOf(term);
+        return value + '<span class="lang">@' + escapeHtml(term.language) + (direction === undefined ? '' : '--' + direction) + '</span>';
+      }
       const dt = term.datatype.value;
       if (dt === xsd.string) return value;
       const dtText = escapeHtml(datatypeLabel(dt, label));
       const dtHtml = LINKABLE.test(dt) ? '<a href="' + escapeHtml(dt) + '">' + dtText + '</a>' : dtText;
       return value + '<span class="datatype">^^' + dtHtml + '</span>';
     }
+    case 'Quad':
+      return (
+        '<span class="triple">&lt;&lt;( ' + htmlTerm(term.subject, label) + ' ' + htmlTerm(term.predicate, label) + ' ' +
+        htmlTerm(term.object, label) + ' )&gt;&gt;</span>'
+      );
     default:
       throw unsupportedTerm(term);
   }

@@ -4,12 +4,17 @@
  * `{"@id": graph, "@graph": [...]}` object per run of quads in the same named graph. A subject
  * whose predicates come back after another predicate starts a second node object with the same
  * `@id` rather than repeating a JSON key; JSON-LD merges the two.
+ *
+ * RDF 1.2: a directional literal keeps its direction as `@direction` (JSON-LD 1.1 has it); a triple
+ * term has no JSON-LD 1.1 form, so writing one is a {@link SerializationError} naming the formats
+ * that carry it.
  */
 import type { Quad, Term } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 import { jsonString } from './escaping.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
-import { portableBlankNodeLabel, sameTerm, unsupportedTerm } from './term-syntax.js';
+import { portableBlankNodeLabel, sameTerm, tripleTermRefused, unsupportedTerm } from './term-syntax.js';
+import { directionOf } from '../rdf/terms.js';
 
 export class JsonLdSerializer implements QuadsSerializer {
   private graph: Term | undefined;
@@ -96,9 +101,14 @@ function nodeId(term: Term): string {
 }
 
 function jsonLdObject(term: Term): string {
+  if (term.termType === 'Quad') throw tripleTermRefused('JSON-LD');
   if (term.termType !== 'Literal') return '{"@id":' + jsonString(nodeId(term)) + '}';
   const value = '{"@value":' + jsonString(term.value);
-  if (term.language) return value + ',"@language":' + jsonString(term.language) + '}';
+  if (term.language) {
+    const direction = directionOf(term);
+    const language = value + ',"@language":' + jsonString(term.language);
+    return direction === undefined ? language + '}' : language + ',"@direction":"' + direction + '"}';
+  }
   const dt = term.datatype.value;
   return dt === xsd.string ? value + '}' : value + ',"@type":' + jsonString(dt) + '}';
 }

@@ -5,6 +5,11 @@
  * the output streamable (no namespace needs to be known up front). Graphs are dropped.
  * A predicate whose IRI does not end in an XML NCName cannot be written in RDF/XML at all: that is
  * a {@link SerializationError}.
+ *
+ * RDF 1.2 (RDF/XML 1.2 draft): a triple term is a property element with rdf:parseType="Triple"
+ * holding one rdf:Description of one property; a directional literal carries its:dir. Both need
+ * rdf:version="1.2" in scope, which such an element declares for itself, so output without RDF 1.2
+ * terms is unchanged.
  */
 import type { Quad, Term } from '../rdf/terms.js';
 import { RDF, xsd } from '../rdf/vocabulary.js';
@@ -12,6 +17,7 @@ import { escapeXmlAttribute, escapeXmlText } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { portableBlankNodeLabel, sameTerm, unsupportedTerm } from './term-syntax.js';
+import { directionOf } from '../rdf/terms.js';
 
 const NAME_START =
   'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +
@@ -32,6 +38,9 @@ const FORBIDDEN_PROPERTIES = new Set(
 );
 
 const CACHE_LIMIT = 50_000;
+const ITS = 'http://www.w3.org/2005/11/its';
+/** The attribute that puts an element under RDF/XML 1.2 (triple terms, directions). */
+const RDF_12 = 'rdf:version="1.2"';
 
 export class RdfXmlSerializer implements QuadsSerializer {
   /** Namespace → prefix, for the namespaces declared on rdf:RDF. */
@@ -74,19 +83,29 @@ export class RdfXmlSerializer implements QuadsSerializer {
     return '</rdf:Description>\n';
   }
 
-  private property(predicate: Term, object: Term): string {
+  private property(predicate: Term, object: Term, indent = '  '): string {
     if (predicate.termType !== 'NamedNode') throw unsupportedTerm(predicate);
     const [open, close] = this.element(predicate.value);
     switch (object.termType) {
       case 'NamedNode':
       case 'BlankNode':
-        return '  ' + open + ' ' + nodeAttribute('resource', object) + '/>\n';
+        return indent + open + ' ' + nodeAttribute('resource', object) + '/>\n';
       case 'Literal': {
         let attributes = '';
         if (object.language) attributes = ' xml:lang="' + escapeXmlAttribute(object.language) + '"';
         else if (object.datatype.value !== xsd.string) attributes = ' rdf:datatype="' + escapeXmlAttribute(object.datatype.value) + '"';
-        return '  ' + open + attributes + '>' + escapeXmlText(object.value) + close + '\n';
+        const direction = directionOf(object);
+        if (direction !== undefined) attributes += ' ' + RDF_12 + ' xmlns:its="' + ITS + '" its:version="2.0" its:dir="' + direction + '"';
+        return indent + open + attributes + '>' + escapeXmlText(object.value) + close + '\n';
       }
+      case 'Quad':
+        return (
+          indent + open + ' ' + RDF_12 + ' rdf:parseType="Triple">\n' +
+          indent + '  <rdf:Description ' + nodeAttribute('about', object.subject) + '>\n' +
+          this.property(object.predicate, object.object, indent + '    ') +
+          indent + '  </rdf:Description>\n' +
+          indent + close + '\n'
+        );
       default:
         throw unsupportedTerm(object);
     }

@@ -1,8 +1,9 @@
 /**
  * Term forms shared by the N-Triples family (N-Triples, N-Quads, Turtle, TriG, TSV): IRIs,
- * literals, blank node labels that are always valid, and the bare numbers Turtle allows.
+ * literals (RDF 1.2 directional ones `"abc"@ar--rtl` too), triple terms `<<( s p o )>>`, blank
+ * node labels that are always valid, and the bare numbers Turtle allows.
  */
-import { termsEqual, type Term, type Literal } from '../rdf/terms.js';
+import { directionOf, termsEqual, type Term, type Literal } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 import { escapeIri, escapeNTriplesString } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
@@ -29,7 +30,10 @@ export function ntriplesIri(iri: string): string {
 /** A literal in N-Triples form, with a caller-chosen rendering of the datatype IRI. */
 export function ntriplesLiteral(term: Literal, datatype: (iri: string) => string = ntriplesIri): string {
   const quoted = '"' + escapeNTriplesString(term.value) + '"';
-  if (term.language) return quoted + '@' + term.language;
+  if (term.language) {
+    const direction = directionOf(term);
+    return direction === undefined ? quoted + '@' + term.language : quoted + '@' + term.language + '--' + direction;
+  }
   const dt = term.datatype.value;
   return dt === xsd.string ? quoted : quoted + '^^' + datatype(dt);
 }
@@ -43,13 +47,24 @@ export function ntriplesTerm(term: Term): string {
       return '_:' + portableBlankNodeLabel(term.value);
     case 'Literal':
       return ntriplesLiteral(term);
+    case 'Quad':
+      // RDF 1.2 triple term, as N-Triples 1.2 writes it (the canonical form has these spaces).
+      return '<<( ' + ntriplesTerm(term.subject) + ' ' + ntriplesTerm(term.predicate) + ' ' + ntriplesTerm(term.object) + ' )>>';
     default:
       throw unsupportedTerm(term);
   }
 }
 
 export function unsupportedTerm(term: Term): SerializationError {
+  if (term.termType === 'Quad') return new SerializationError('an RDF 1.2 triple term can only be an object');
   return new SerializationError(`cannot serialize a ${term.termType} term`);
+}
+
+/** The error of a format that has no way to write an RDF 1.2 triple term. */
+export function tripleTermRefused(format: string): SerializationError {
+  return new SerializationError(
+    `${format} cannot carry RDF 1.2 triple terms; choose N-Triples, N-Quads, Turtle, TriG or RDF/XML for data that holds them`,
+  );
 }
 
 const INTEGER = /^[+-]?[0-9]+$/;

@@ -91,6 +91,8 @@ export class TurtleSerializer implements QuadsSerializer {
   }
 
   private object(term: Term): string {
+    // RDF 1.2 triple term: Turtle 1.2 and TriG 1.2 write it as N-Triples does, with prefixed names inside.
+    if (term.termType === 'Quad') return '<<( ' + this.node(term.subject) + ' ' + this.node(term.predicate) + ' ' + this.object(term.object) + ' )>>';
     if (term.termType !== 'Literal') return this.node(term);
     return bareTurtleLiteral(term) ?? ntriplesLiteral(term, this.datatype);
   }

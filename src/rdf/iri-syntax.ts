@@ -15,16 +15,18 @@
  * allocated for a valid IRI.
  */
 import type { Quad, Term } from './terms.js';
+import type * as RDF from '@rdfjs/types';
 
 /**
  * `invalid IRI <…>: why` for the first IRI of the quad (a datatype included) that is not valid, or
  * undefined. What every loader checks each quad with.
  */
-export function invalidIriInQuad(quad: Quad): string | undefined {
+export function invalidIriInQuad(quad: Quad | RDF.BaseQuad): string | undefined {
   return invalidIriIn(quad.subject) ?? invalidIriIn(quad.predicate) ?? invalidIriIn(quad.object) ?? invalidIriIn(quad.graph);
 }
 
 function invalidIriIn(term: Term): string | undefined {
+  if (term.termType === 'Quad') return invalidIriInQuad(term);
   const iri = term.termType === 'NamedNode' ? term.value : term.termType === 'Literal' ? term.datatype.value : undefined;
   if (iri === undefined) return undefined;
   const reason = iriSyntaxError(iri);

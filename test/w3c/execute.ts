@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import type { Quad, Term } from '../../src/rdf/terms.js';
-import { blankNode, defaultGraph, namedNode } from '../../src/rdf/terms.js';
+import { blankNode, defaultGraph, namedNode, tripleTerm } from '../../src/rdf/terms.js';
 import { DEFAULT_GRAPH_ID, type QuadStore } from '../../src/store/quad-store.js';
 import type { EngineQueryResult } from '../../src/engine/engine-api.js';
 import { csvValueOf } from '../../src/formats/results-parser.js';
@@ -17,6 +17,7 @@ import { alignRows, compareAnswers, mapTerms, type Answer, type ComparisonOption
 import { datasetOfQuery, orderKeysOf } from './query-shape.js';
 import { renderAnswer, renderDifference } from './render.js';
 import { loadEngine, loadOpenStore, loadParser } from './system-under-test.js';
+import { RDF_TEST_KINDS, runRdfTest } from './rdf-syntax-tests.js';
 import type { Row } from './isomorphism.js';
 
 export interface TestOutcome {
@@ -45,6 +46,7 @@ const SYNTAX_TESTS: Record<string, { update: boolean; positive: boolean }> = {
 /** Test types this runner executes (anything else is skipped with its type named). */
 export const RUNNABLE_TYPES = new Set([
   ...Object.keys(SYNTAX_TESTS),
+  ...Object.keys(RDF_TEST_KINDS),
   'QueryEvaluationTest',
   'CSVResultFormatTest',
   'UpdateEvaluationTest',
@@ -60,6 +62,8 @@ export class TestExecutor {
     try {
       const syntax = SYNTAX_TESTS[test.type];
       if (syntax) return await this.runSyntaxTest(test, syntax.update, syntax.positive);
+      const rdf = RDF_TEST_KINDS[test.type];
+      if (rdf) return await this.withStore((store) => runRdfTest(test, rdf, store));
       if (test.type === 'UpdateEvaluationTest') return await this.withStore((store) => this.runUpdateTest(test, store));
       return await this.withStore((store) => this.runQueryTest(test, store));
     } catch (error) {
@@ -223,8 +227,14 @@ function emptyStore(store: QuadStore): void {
 }
 
 function withFreshBlankNodes(quad: Quad, load: number): Quad {
-  const fresh = (t: Term): Term => (t.termType === 'BlankNode' ? blankNode(`${t.value}_l${load}`) : t);
-  if (quad.subject.termType !== 'BlankNode' && quad.object.termType !== 'BlankNode') return quad;
+  const fresh = (t: Term): Term => {
+    if (t.termType === 'BlankNode') return blankNode(`${t.value}_l${load}`);
+    // An RDF 1.2 triple term's blank nodes are the document's too.
+    if (t.termType === 'Quad') return tripleTerm(fresh(t.subject) as Quad['subject'], t.predicate as Quad['predicate'], fresh(t.object) as Quad['object']);
+    return t;
+  };
+  const nested = (t: Term): boolean => t.termType === 'BlankNode' || t.termType === 'Quad';
+  if (!nested(quad.subject) && !nested(quad.object)) return quad;
   return { ...quad, subject: fresh(quad.subject), object: fresh(quad.object) } as Quad;
 }
 

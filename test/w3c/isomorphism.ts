@@ -33,9 +33,12 @@ export function comparisonKey(term: Term | undefined, maskBlankNodes = false): s
     case 'BlankNode':
       return maskBlankNodes ? '_:' : `_:${term.value}`;
     case 'Literal': {
-      if (term.language) return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}`;
+      const direction = term.direction ? `--${term.direction}` : '';
+      if (term.language) return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}${direction}`;
       return `${JSON.stringify(term.value)}^^${term.datatype.value}`;
     }
+    case 'Quad':
+      return `<<( ${[term.subject, term.predicate, term.object].map((t) => comparisonKey(t, maskBlankNodes)).join(' ')} )>>`;
     case 'DefaultGraph':
       return 'DEFAULT';
     default:
@@ -48,7 +51,14 @@ export function rowKey(row: Row, maskBlankNodes = false): string {
 }
 
 function hasBlankNode(row: Row): boolean {
-  return row.some((t) => t?.termType === 'BlankNode');
+  return row.some((t) => t !== undefined && blankNodesOf(t).length > 0);
+}
+
+/** The blank nodes of a term, those inside an RDF 1.2 triple term included, in a fixed order. */
+function blankNodesOf(term: Term): Term[] {
+  if (term.termType === 'BlankNode') return [term];
+  if (term.termType === 'Quad') return [...blankNodesOf(term.subject), ...blankNodesOf(term.object)];
+  return [];
 }
 
 /** Thrown when the search for a blank node mapping takes too many steps to be worth finishing. */
@@ -123,9 +133,20 @@ function assign(
 export function extendMapping(expected: Row, actual: Row, mapping: BlankNodeMapping): BlankNodeMapping | undefined {
   let result = mapping;
   let copied = false;
+  // Rows of one shape have their blank nodes (those in triple terms too) at the same places.
+  const pairs: [Term | undefined, Term | undefined][] = [];
   for (let i = 0; i < expected.length; i++) {
     const e = expected[i];
     const a = actual[i];
+    if (e?.termType === 'Quad' && a?.termType === 'Quad') {
+      const inE = blankNodesOf(e), inA = blankNodesOf(a);
+      if (inE.length !== inA.length) return undefined;
+      inE.forEach((t, j) => pairs.push([t, inA[j]]));
+    } else {
+      pairs.push([e, a]);
+    }
+  }
+  for (const [e, a] of pairs) {
     if (e?.termType !== 'BlankNode') continue;
     if (a?.termType !== 'BlankNode') return undefined;
     const mappedTo = result.forward.get(e.value);

@@ -14,14 +14,32 @@ const MF = 'http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#';
 const QT = 'http://www.w3.org/2001/sw/DataAccess/tests/test-query#';
 const UT = 'http://www.w3.org/2009/sparql/tests/test-update#';
 const DAWGT = 'http://www.w3.org/2001/sw/DataAccess/tests/test-dawg#';
+const RDFT = 'http://www.w3.org/ns/rdftest#';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+
+/**
+ * The RDF 1.2 syntax suites: their own manifests, not the suite folders' (those include the RDF
+ * 1.1 suites and the semantics tests, which are not syntax).
+ */
+export const RDF12_SYNTAX_MANIFESTS = [
+  'rdf/rdf12/rdf-n-triples/syntax/manifest.ttl',
+  'rdf/rdf12/rdf-n-triples/c14n/manifest.ttl',
+  'rdf/rdf12/rdf-n-quads/syntax/manifest.ttl',
+  'rdf/rdf12/rdf-n-quads/c14n/manifest.ttl',
+  'rdf/rdf12/rdf-turtle/syntax/manifest.ttl',
+  'rdf/rdf12/rdf-turtle/eval/manifest.ttl',
+  'rdf/rdf12/rdf-trig/syntax/manifest.ttl',
+  'rdf/rdf12/rdf-trig/eval/manifest.ttl',
+  'rdf/rdf12/rdf-xml/eval/manifest.ttl',
+];
 
 /** The manifests this runner starts from, relative to the test-suite folder. */
 export const TOP_MANIFESTS = [
   'sparql11/manifest-all.ttl',
   'sparql10/manifest-evaluation.ttl',
   'sparql10/manifest-syntax.ttl',
+  ...RDF12_SYNTAX_MANIFESTS,
 ];
 
 /** A graph to load: a file, and the graph name (undefined for the default graph). */
@@ -51,6 +69,11 @@ export interface TestCase {
   /** Expected result: a results or RDF file (query tests) or a dataset (update tests). */
   resultFile?: string;
   resultData?: GraphFile[];
+  /**
+   * RDF syntax suites: the base IRI the document is read with (mf:assumedTestBase plus its file
+   * name), which the expected N-Triples were written with.
+   */
+  baseIri?: string;
 }
 
 export interface ManifestSet {
@@ -118,8 +141,13 @@ function readManifest(file: string, suitesRoot: string, include: (file: string) 
     for (const list of graph.objects(manifest, `${MF}include`)) {
       for (const included of graph.list(list)) include(fileURLToPath(included.value));
     }
+    const testBase = graph.object(manifest, `${MF}assumedTestBase`)?.value;
     for (const list of graph.objects(manifest, `${MF}entries`)) {
-      for (const entry of graph.list(list)) tests.push(readEntry(graph, entry, suite));
+      for (const entry of graph.list(list)) {
+        const test = readEntry(graph, entry, suite);
+        if (testBase !== undefined && test.queryFile !== undefined) test.baseIri = testBase + path.basename(fileURLToPath(test.queryFile));
+        tests.push(test);
+      }
     }
   }
   return tests;
@@ -140,7 +168,7 @@ function readEntry(graph: ManifestGraph, entry: RDF.Term, suite: string): TestCa
     name: graph.object(entry, `${MF}name`)?.value ?? localName(entry.value),
     type,
     suite,
-    approval: localName(graph.object(entry, `${DAWGT}approval`)?.value),
+    approval: localName((graph.object(entry, `${DAWGT}approval`) ?? graph.object(entry, `${RDFT}approval`))?.value),
     requires: graph.objects(entry, `${MF}requires`).map((r) => localName(r.value)),
     laxCardinality: graph.object(entry, `${MF}resultCardinality`)?.value === `${MF}LaxCardinality`,
     data: [],

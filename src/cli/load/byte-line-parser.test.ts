@@ -4,7 +4,10 @@ import { Parser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { factory, termKey } from '../../rdf/terms.js';
 import { ByteLineParser, NEEDS_STRING_PARSER, NO_STATEMENT, STATEMENT } from './byte-line-parser.js';
-import { NQuadsLineParser } from './nquads-line-parser.js';
+import { LineSyntaxError, NQuadsLineParser } from './nquads-line-parser.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const PREFIX = 'f_';
 
@@ -60,9 +63,12 @@ test('common lines: the byte parser, the string parser and N3.js agree on every 
   }
 });
 
-test('a datatype N3.js refuses (rdf:langString without a tag) is kept as the string parser keeps it', () => {
-  const line = '<http://a/s> <http://a/p> "s"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .';
-  assert.deepEqual(byteKeys(line), stringKeys(line));
+test('rdf:langString or rdf:dirLangString as a datatype (no tag) is refused, as N3.js and RDF 1.2 do', () => {
+  for (const name of ['langString', 'dirLangString']) {
+    const line = `<http://a/s> <http://a/p> "s"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#${name}> .`;
+    assert.equal(byteKeys(line), NEEDS_STRING_PARSER);
+    assert.throws(() => stringKeys(line), /needs a language tag/);
+  }
 });
 
 test('N-Triples: a statement without a graph is in the default graph; a graph term is the string parser’s error', () => {
@@ -162,4 +168,39 @@ test('literals are read four bytes at a time: a quote, backslash or non-ASCII ch
     const parser = new ByteLineParser(false, PREFIX);
     assert.equal(parser.parse(bytes, 0, bytes.indexOf(10)), NEEDS_STRING_PARSER);
   }
+});
+
+/** The RDF 1.2 N-Triples and N-Quads syntax suites, where the shared test suites are present. */
+const RDF12 = fileURLToPath(new URL('../../../../../shared/rdf-tests/rdf/rdf12/', import.meta.url));
+const RDF12_FOLDERS = ['rdf-n-triples/syntax', 'rdf-n-triples/c14n', 'rdf-n-quads/syntax', 'rdf-n-quads/c14n'];
+
+test('RDF 1.2 N-Triples and N-Quads: the bulk loader reads every valid document as N3.js does, and refuses every invalid one', { skip: !existsSync(RDF12) && 'test suites not found' }, () => {
+  let checked = 0;
+  for (const folder of RDF12_FOLDERS) {
+    const quads = folder.includes('n-quads');
+    for (const name of readdirSync(join(RDF12, folder)).filter((file) => /\.n[tq]$/.test(file))) {
+      const text = readFileSync(join(RDF12, folder, name), 'utf8');
+      const negative = name.includes('bad');
+      const lines = text.split('\n').filter((line) => line.trim() !== '');
+      const ours = (): string[][] => {
+        const parser = new NQuadsLineParser(quads, PREFIX);
+        const keys: string[][] = [];
+        for (const line of lines) {
+          // Where the byte parser takes a line, it must give the string parser's keys.
+          const fast = byteKeys(line, quads);
+          parser.parseLine(line, (s, p, o, g) => keys.push([s, p, o, g]));
+          if (typeof fast !== 'number') assert.deepEqual(fast, keys.at(-1), `${folder}/${name}: ${line}`);
+        }
+        return keys;
+      };
+      if (negative) {
+        assert.throws(ours, LineSyntaxError, `${folder}/${name} must be refused`);
+      } else {
+        const n3 = new Parser({ format: quads ? 'N-Quads' : 'N-Triples', factory, blankNodePrefix: PREFIX }).parse(text);
+        assert.deepEqual(ours(), n3.map((q) => [q.subject, q.predicate, q.object, q.graph].map(termKey)), `${folder}/${name}`);
+      }
+      checked++;
+    }
+  }
+  assert.ok(checked > 100, `${checked} documents`);
 });

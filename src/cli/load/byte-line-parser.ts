@@ -35,6 +35,8 @@ const CR = 0x0d;
 const DASH = 0x2d;
 
 const XSD_STRING = Buffer.from('http://www.w3.org/2001/XMLSchema#string', 'latin1');
+const RDF_LANG_STRING = Buffer.from('http://www.w3.org/1999/02/22-rdf-syntax-ns#langString', 'latin1');
+const RDF_DIR_LANG_STRING = Buffer.from('http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString', 'latin1');
 
 /** Thrown inside the parser to give the line to the string parser. */
 const FALLBACK = new Error('needs the string parser');
@@ -158,6 +160,7 @@ export class ByteLineParser {
 
   private subjectOrGraph(key: KeyBuffer): void {
     const c = this.peek();
+    if (c === LT && this.line[this.at + 1] === LT) throw FALLBACK;
     if (c === LT) this.iri(key);
     else if (c === UNDERSCORE) this.blankNode(key);
     else throw FALLBACK;
@@ -165,6 +168,8 @@ export class ByteLineParser {
 
   private objectTerm(): void {
     const c = this.peek();
+    // An RDF 1.2 triple term `<<( … )>>` is the string parser's.
+    if (c === LT && this.line[this.at + 1] === LT) throw FALLBACK;
     if (c === LT) this.iri(this.object);
     else if (c === UNDERSCORE) this.blankNode(this.object);
     else if (c === QUOTE) this.literal(this.object);
@@ -300,6 +305,8 @@ export class ByteLineParser {
       const iriStart = this.at + 2;
       const iriClose = this.iriEnd(iriStart);
       this.at = iriClose + 1;
+      // rdf:langString and rdf:dirLangString as datatypes are errors: the string parser words them.
+      if (this.isLanguageDatatype(iriStart + 1, iriClose)) throw FALLBACK;
       if (this.isXsdString(iriStart + 1, iriClose)) {
         key.slice(line, this.lineView, open, close);
       } else {
@@ -337,8 +344,16 @@ export class ByteLineParser {
   }
 
   private isXsdString(start: number, end: number): boolean {
-    if (end - start !== XSD_STRING.length) return false;
-    for (let i = 0; i < XSD_STRING.length; i++) if (this.line[start + i] !== XSD_STRING[i]) return false;
+    return this.isBytes(start, end, XSD_STRING);
+  }
+
+  private isLanguageDatatype(start: number, end: number): boolean {
+    return this.isBytes(start, end, RDF_LANG_STRING) || this.isBytes(start, end, RDF_DIR_LANG_STRING);
+  }
+
+  private isBytes(start: number, end: number, bytes: Buffer): boolean {
+    if (end - start !== bytes.length) return false;
+    for (let i = 0; i < bytes.length; i++) if (this.line[start + i] !== bytes[i]) return false;
     return true;
   }
 

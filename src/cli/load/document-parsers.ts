@@ -7,7 +7,7 @@
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { n3IriChecks, parseRdf } from '../../formats/rdf-parser.js';
-import { termKey, type Quad } from '../../rdf/terms.js';
+import { blankNode, termKey, tripleTerm, type Quad } from '../../rdf/terms.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
 import { StringDecoder } from 'node:string_decoder';
@@ -33,9 +33,17 @@ export async function parseDocument(job: ParseJob, builder: StatementBuilder, so
   else await parseOther(job, builder, source);
 }
 
-/** The key of a parsed term, with blank nodes moved into this file's label space. */
+/** The key of a parsed term, with blank nodes (those inside RDF 1.2 triple terms too) moved into this file's label space. */
 function keyOf(job: ParseJob, term: RDF.Term): string {
-  return term.termType === 'BlankNode' ? '_' + job.blankPrefix + term.value : termKey(term);
+  if (term.termType === 'BlankNode') return '_' + job.blankPrefix + term.value;
+  return term.termType === 'Quad' ? termKey(relabelled(job, term)) : termKey(term);
+}
+
+function relabelled<T extends RDF.Term>(job: ParseJob, term: T): T {
+  if (term.termType === 'BlankNode') return blankNode(job.blankPrefix + term.value) as T;
+  if (term.termType !== 'Quad') return term;
+  const quad = term as RDF.Term as RDF.Quad;
+  return tripleTerm(relabelled(job, quad.subject), quad.predicate, relabelled(job, quad.object)) as RDF.Term as T;
 }
 
 function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from '../../store/quad-store.js';
 import { openStore } from '../../store/lmdb-store.js';
-import { termKey } from '../../rdf/terms.js';
+import { termKey, termToString } from '../../rdf/terms.js';
 import { loadFile, type LoadFileOptions } from './file-loader.js';
 
 /** N-Triples with terms that recur far apart: a parser that forgets its terms meets them again. */
@@ -53,6 +53,65 @@ test('a load whose parser starts over (forgets its terms) stores each term once,
       assert.deepEqual(statements(store), expected);
       assert.deepEqual(store.reader().statistics(), plain.reader().statistics());
     }
+  } finally {
+    await Promise.all(stores.map((store) => store.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Every statement of the store in N-Quads-like text, blank nodes renamed in order of appearance. */
+function allStatements(store: QuadStore): string[] {
+  const reader = store.reader();
+  try {
+    const rows: string[] = [];
+    for (const [s, p, o, g] of reader.scan(ANY, ANY, ANY, ANY)) rows.push([s, p, o, g].map((id) => termToString(reader.termOf(id))).join(' '));
+    for (const [s, p, o] of reader.scan(ANY, ANY, ANY, DEFAULT_GRAPH_ID)) rows.push([s, p, o].map((id) => termToString(reader.termOf(id))).join(' '));
+    const masked = (row: string) => row.replace(/_:\S+/g, '_:');
+    rows.sort((a, b) => masked(a).localeCompare(masked(b)));
+    const names = new Map<string, string>();
+    return rows.map((row) => row.replace(/_:(\S+)/g, (_, label: string) => '_:' + (names.get(label) ?? names.set(label, `b${names.size}`).get(label)!)));
+  } finally {
+    reader.release();
+  }
+}
+
+test('RDF 1.2: TriG with a reifier and an annotation, and the same data as N-Quads, load to the same quads', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-file-loader-12-'));
+  const trig = join(dir, 'data.trig');
+  const nquads = join(dir, 'data.nq');
+  writeFileSync(
+    trig,
+    `VERSION "1.2"
+PREFIX : <http://example.org/>
+:g { :s :p "o"@ar--rtl ~ :r {| :source :x |} . }
+:a :b <<( _:x :p :o )>> .
+_:x :q :o .
+`,
+  );
+  const ex = (name: string) => `<http://example.org/${name}>`;
+  writeFileSync(
+    nquads,
+    [
+      `${ex('s')} ${ex('p')} "o"@ar--rtl ${ex('g')} .`,
+      `${ex('r')} <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> <<( ${ex('s')} ${ex('p')} "o"@ar--rtl )>> ${ex('g')} .`,
+      `${ex('r')} ${ex('source')} ${ex('x')} ${ex('g')} .`,
+      `${ex('a')} ${ex('b')} <<(_:x ${ex('p')} ${ex('o')})>> .`,
+      `_:x ${ex('q')} ${ex('o')} .`,
+    ].join('\n') + '\n',
+  );
+  const stores: QuadStore[] = [];
+  try {
+    for (const [path, format] of [[trig, 'trig'], [nquads, 'nquads']] as const) {
+      const store = openStore({ path: join(dir, `store-${format}`) });
+      stores.push(store);
+      await loadFile(store, { path, format, gzip: false }, {});
+    }
+    const [fromTrig, fromNquads] = stores.map(allStatements);
+    assert.equal(fromTrig.length, 5);
+    assert.deepEqual(fromTrig, fromNquads);
+    // The blank node inside the triple term is the document's _:x, not a node of its own.
+    assert.ok(fromTrig.some((row) => row.startsWith('<http://example.org/a> <http://example.org/b> <<( _:b0 ')), fromTrig.join('\n'));
+    assert.ok(fromTrig.some((row) => row.startsWith('_:b0 <http://example.org/q>')), fromTrig.join('\n'));
   } finally {
     await Promise.all(stores.map((store) => store.close()));
     rmSync(dir, { recursive: true, force: true });

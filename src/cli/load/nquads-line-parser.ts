@@ -3,9 +3,12 @@
  * canonical term keys (see termKey in rdf/terms.ts) without building RDF/JS term objects, which is
  * where a general parser spends most of its time on line-based data. Being line-based, it can name
  * the line and column of an error and, in lenient mode, skip just the bad line.
+ *
+ * It reads N-Triples 1.2 and N-Quads 1.2: triple terms `<<( s p o )>>` as objects (nested too) and
+ * directional language tags `"abc"@ar--rtl`, with the keys termKey gives them.
  */
 import { iriSyntaxError } from '../../rdf/iri-syntax.js';
-import { xsd } from '../../rdf/vocabulary.js';
+import { rdf, xsd } from '../../rdf/vocabulary.js';
 
 /** The default graph's term key. */
 export const DEFAULT_GRAPH_KEY = 'D';
@@ -29,6 +32,10 @@ export class LineSyntaxError extends Error {
 export type StatementSink = (s: string, p: string, o: string, g: string) => void;
 
 const XSD_STRING = xsd.string;
+const RDF_LANG_STRING = rdf.langString;
+const RDF_DIR_LANG_STRING = rdf.dirLangString;
+/** A language tag (the primary subtag at most 8 letters), then an RDF 1.2 base direction. */
+const LANGUAGE_TAG = /^([a-zA-Z]{1,8}(?:-[a-zA-Z0-9]+)*)(?:--(ltr|rtl))?$/;
 const LT = 60;
 const QUOTE = 34;
 const UNDERSCORE = 95;
@@ -108,6 +115,7 @@ export class NQuadsLineParser {
 
   private subjectOrGraph(what: string): string {
     const c = this.peek();
+    if (c === LT && this.text.charCodeAt(this.at + 1) === LT) this.fail(`a triple term cannot be the ${what}`);
     if (c === LT) return this.iriKey();
     if (c === UNDERSCORE) return this.blankNode();
     this.fail(`expected an IRI or a blank node as ${what}`);
@@ -115,10 +123,28 @@ export class NQuadsLineParser {
 
   private object(): string {
     const c = this.peek();
+    if (c === LT && this.text.charCodeAt(this.at + 1) === LT) return this.tripleTerm();
     if (c === LT) return this.iriKey();
     if (c === UNDERSCORE) return this.blankNode();
     if (c === QUOTE) return this.literal();
     this.fail('expected an IRI, a blank node or a literal as object');
+  }
+
+  /** Reads `<<( s p o )>>` and returns its key, as termKey writes it: `[`, length-prefixed s and p, then o. */
+  private tripleTerm(): string {
+    if (!this.text.startsWith('<<(', this.at)) this.fail(`expected '<<(' to start a triple term`);
+    this.at += 3;
+    this.skipSpace();
+    const s = this.subjectOrGraph('triple term subject');
+    this.skipSpace();
+    if (this.peek() !== LT || this.text.charCodeAt(this.at + 1) === LT) this.fail('expected an IRI as predicate');
+    const p = this.iriKey();
+    this.skipSpace();
+    const o = this.object();
+    this.skipSpace();
+    if (!this.text.startsWith(')>>', this.at)) this.fail(`expected ')>>' to end the triple term`);
+    this.at += 3;
+    return '[' + s.length + ':' + s + p.length + ':' + p + o;
   }
 
   /**
@@ -194,19 +220,28 @@ export class NQuadsLineParser {
     let lexical = text.slice(start, end);
     if (escaped || lexical.indexOf('\\') >= 0) lexical = this.unescape(lexical, start, false);
     this.at = end + 1;
+    // Whitespace may separate the string from its tag or datatype (they are tokens of their own).
+    const afterString = this.at;
+    this.skipSpace();
     const next = this.peek();
+    if (next !== AT && next !== CARET) this.at = afterString;
     if (next === AT) {
       const tagStart = this.at + 1;
       let tagEnd = tagStart;
       while (tagEnd < text.length && isLangChar(text.charCodeAt(tagEnd))) tagEnd++;
-      if (!/^[a-zA-Z]+(-[a-zA-Z0-9]+)*$/.test(text.slice(tagStart, tagEnd))) this.fail('invalid language tag');
+      const tag = LANGUAGE_TAG.exec(text.slice(tagStart, tagEnd));
+      if (tag === null) this.fail('invalid language tag');
       this.at = tagEnd;
-      return '@' + text.slice(tagStart, tagEnd).toLowerCase() + '"' + lexical;
+      const language = tag[1].toLowerCase();
+      return tag[2] === undefined ? '@' + language + '"' + lexical : '/' + language + '--' + tag[2] + '"' + lexical;
     }
     if (next === CARET) {
-      if (text.charCodeAt(this.at + 1) !== CARET || text.charCodeAt(this.at + 2) !== LT) this.fail(`expected '^^<datatype>'`);
+      if (text.charCodeAt(this.at + 1) !== CARET) this.fail(`expected '^^<datatype>'`);
       this.at += 2;
+      this.skipSpace();
+      if (this.peek() !== LT) this.fail(`expected '^^<datatype>'`);
       const datatype = this.iri();
+      if (datatype === RDF_LANG_STRING || datatype === RDF_DIR_LANG_STRING) this.fail(`<${datatype}> needs a language tag, not a datatype`);
       return datatype === XSD_STRING ? '"' + lexical : '^' + datatype + '"' + lexical;
     }
     return '"' + lexical;
