@@ -14,6 +14,7 @@ import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { useLinearLiteralTokens } from './linear-literal-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
+import { rewriteTripleTermPatterns } from './triple-term-patterns.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 import { withValidIris } from './text-iris.js';
 import { positionOfOffset } from './text-position.js';
@@ -114,7 +115,7 @@ function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
-  const algebra = translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation);
+  const algebra = rewriteTripleTermPatterns(translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation));
   markSolutionWildcards(text, ast, algebra);
   return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
 }
@@ -127,7 +128,7 @@ function selectsAll(ast: any): boolean {
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
-  const algebra = translate(() => updateToAlgebra(ast, baseIri));
+  const algebra = rewriteTripleTermPatterns(translate(() => updateToAlgebra(ast, baseIri)));
   markSolutionWildcards(text, ast, algebra);
   const hasDatasetClauses = (ast.updates ?? []).some(
     (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,

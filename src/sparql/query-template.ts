@@ -371,6 +371,13 @@ export function placeholdersAreTerms(algebra: Algebra.Operation, count: number):
       return;
     }
     const term = node as Partial<Term> & Record<string, unknown>;
+    // Plans made per template (engine/plan/prepared-plans.ts) put constants back only where a whole
+    // term stands: a placeholder inside a triple term would be looked up as written.
+    if (term.termType === 'Quad' && term['type'] === undefined) {
+      const text = JSON.stringify(term);
+      if (text.includes(MARK) || text.includes(INTEGER_MARK)) stray = true;
+      return;
+    }
     if (term.termType === 'NamedNode' || term.termType === 'Literal') {
       const n = placeholderNumber(term as Term);
       if (n !== undefined) seen.add(n);
