@@ -4,7 +4,8 @@
  * are left out; the result is a set, so repeated triples come once.
  */
 import type { Algebra } from '../sparql/parse.js';
-import { blankNode, defaultGraph, factory, type Quad, type Term } from '../rdf/terms.js';
+import type { BaseQuad, Quad_Object, Quad_Predicate, Quad_Subject } from '@rdfjs/types';
+import { blankNode, defaultGraph, factory, tripleTerm, type Quad, type Term } from '../rdf/terms.js';
 import { termKey } from '../rdf/terms.js';
 import { unitBatch } from './batch.js';
 import type { ExecContext } from './context.js';
@@ -23,6 +24,7 @@ export function* constructQuads(op: Operator, template: Algebra.Pattern[], scope
       return id === 0 ? undefined : ctx.termOf(id);
     }
     if (t.termType === 'BlankNode') return blankNode(`c${run}_${solution}_${t.value}`);
+    if (t.termType === 'Quad') return instantiateTripleTerm(t, (part) => resolve(part, data, offset, solution));
     return t;
   };
   const seen = new Set<string>();
@@ -50,6 +52,15 @@ export function* constructQuads(op: Operator, template: Algebra.Pattern[], scope
     }
   }
   if (out.length > 0) yield out;
+}
+
+/** A template's triple term with its parts resolved; undefined when a part is unbound or ill-placed. */
+export function instantiateTripleTerm(t: BaseQuad, resolve: (part: Term) => Term | undefined): Term | undefined {
+  const s = resolve(t.subject);
+  const p = resolve(t.predicate);
+  const o = resolve(t.object);
+  if (!s || !p || !o || !validTriple(s, p, o)) return undefined;
+  return tripleTerm(s as Quad_Subject, p as Quad_Predicate, o as Quad_Object);
 }
 
 export function validTriple(s: Term, p: Term, o: Term): boolean {

@@ -4,8 +4,8 @@
  * SERVICE SILENT turns a failure into the single empty solution. What is fetched is bounded
  * (net/outbound-http.ts): targets, bytes and time.
  */
-import { toAst } from '@traqula/algebra-sparql-1-1';
-import { Generator } from '@traqula/generator-sparql-1-1';
+import { toAst } from '@traqula/algebra-sparql-1-2';
+import { Generator } from '@traqula/generator-sparql-1-2';
 import type { Algebra } from '../sparql/parse.js';
 import { EvaluationError, ProtocolError, QuiverError } from '../errors.js';
 import type { SolutionRow } from '../rdf/terms.js';

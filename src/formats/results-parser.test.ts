@@ -9,7 +9,9 @@ import {
   streamSparqlResults,
   type ParsedResults,
 } from './results-parser.js';
-import { blankNode, literal, namedNode, termToString, typedLiteral } from '../rdf/terms.js';
+import { blankNode, directionalLiteral, literal, namedNode, termToString, tripleTerm, typedLiteral } from '../rdf/terms.js';
+import { createSolutionsSerializer } from './serializers.js';
+import { StringSink } from './serializer.js';
 import type { SolutionRow } from '../service/sparql-service.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -215,4 +217,25 @@ test('streaming: a consumer that stops early stops reading the stream', async ()
     break;
   }
   assert.ok(chunksRead < 5);
+});
+
+test('SPARQL 1.2: triple terms and base directions round-trip through JSON, XML and TSV', async () => {
+  const s = namedNode('http://example/s');
+  const p = namedNode('http://example/p');
+  const rtl = directionalLiteral('قطة', 'ar', 'rtl');
+  const nested = tripleTerm(s, p, tripleTerm(blankNode('b0'), p, rtl));
+  const rows: SolutionRow[] = [[nested, rtl], [tripleTerm(s, p, typedLiteral('1', `${XSD}integer`)), undefined]];
+  for (const format of ['json', 'xml', 'tsv'] as const) {
+    const sink = new StringSink();
+    const serializer = createSolutionsSerializer(format, sink);
+    serializer.begin(['t', 'l']);
+    serializer.rows(rows);
+    serializer.end();
+    const parsed = parseSparqlResults(sink.text, format);
+    assert.equal(parsed.kind, 'bindings');
+    if (parsed.kind !== 'bindings') continue;
+    const shown = parsed.rows.map((row) => row.map((term) => (term ? termToString(term) : '')));
+    assert.deepEqual(shown, rows.map((row) => row.map((term) => (term ? termToString(term) : ''))), format);
+    assert.deepEqual(show(await streamed(sink.text, format, 7)), show(parsed), `${format}, streamed`);
+  }
 });

@@ -10,7 +10,8 @@
  * own terms with {@link csvValueOf}.
  */
 import type { SolutionRow, Term } from '../rdf/terms.js';
-import { blankNode, literal, namedNode, typedLiteral } from '../rdf/terms.js';
+import type { Quad_Object } from '@rdfjs/types';
+import { blankNode, directionalLiteral, literal, namedNode, tripleTerm, typedLiteral } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 
 export type ParsedResults =
@@ -74,8 +75,11 @@ export function parseSparqlResults(text: string, mediaTypeOrExtension: string): 
 
 interface JsonTerm {
   type?: string;
-  value?: string;
+  /** A string, or for a triple term (SPARQL 1.2) its subject, predicate and object. */
+  value?: string | { subject?: JsonTerm; predicate?: JsonTerm; object?: JsonTerm };
   'xml:lang'?: string;
+  /** The base direction of a language-tagged literal (SPARQL 1.2 results). */
+  'its:dir'?: string;
   datatype?: string;
 }
 
@@ -104,6 +108,11 @@ function jsonRow(binding: Record<string, JsonTerm>, variables: string[]): Soluti
 
 function jsonTerm(term: JsonTerm): Term {
   const value = term.value;
+  if (term.type === 'triple' && value !== null && typeof value === 'object') {
+    const { subject, predicate, object } = value;
+    if (!subject || !predicate || !object) throw new ResultsFormatError('SPARQL JSON results: a triple term without subject, predicate and object');
+    return tripleTermOf(jsonTerm(subject), jsonTerm(predicate), jsonTerm(object), 'JSON');
+  }
   if (typeof value !== 'string') throw new ResultsFormatError('SPARQL JSON results: a term without a string value');
   switch (term.type) {
     case 'uri':
@@ -113,16 +122,25 @@ function jsonTerm(term: JsonTerm): Term {
     // "typed-literal" is the pre-Recommendation spelling some endpoints still send.
     case 'literal':
     case 'typed-literal':
-      return literalOf(value, term['xml:lang'], term.datatype);
+      return literalOf(value, term['xml:lang'], term.datatype, term['its:dir']);
     default:
       throw new ResultsFormatError(`SPARQL JSON results: unknown term type ${JSON.stringify(term.type)}`);
   }
 }
 
-function literalOf(value: string, language: string | undefined, datatype: string | undefined): Term {
+function literalOf(value: string, language: string | undefined, datatype: string | undefined, direction?: string): Term {
+  if (language && (direction === 'ltr' || direction === 'rtl')) return directionalLiteral(value, language, direction);
   if (language) return literal(value, language);
   if (datatype) return typedLiteral(value, datatype);
   return literal(value);
+}
+
+/** A triple term read from results: its subject must be an IRI or blank node, its predicate an IRI. */
+function tripleTermOf(subject: Term, predicate: Term, object: Term, format: string): Term {
+  if ((subject.termType !== 'NamedNode' && subject.termType !== 'BlankNode') || predicate.termType !== 'NamedNode') {
+    throw new ResultsFormatError(`SPARQL ${format} results: a triple term needs an IRI or blank node subject and an IRI predicate`);
+  }
+  return tripleTerm(subject, predicate, object as Quad_Object);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +187,15 @@ function xmlTerm(element: XmlElement): Term {
     case 'bnode':
       return blankNode(textOf(element).trim());
     case 'literal':
-      return literalOf(textOf(element), element.attributes.get('xml:lang'), element.attributes.get('datatype'));
+      return literalOf(textOf(element), element.attributes.get('xml:lang'), element.attributes.get('datatype'), element.attributes.get('its:dir'));
+    case 'triple': {
+      const part = (name: string) => {
+        const term = childElement(element, name)?.children.find(isElement);
+        if (!term) throw new ResultsFormatError(`SPARQL XML results: <triple> without <${name}>`);
+        return xmlTerm(term);
+      };
+      return tripleTermOf(part('subject'), part('predicate'), part('object'), 'XML');
+    }
     default:
       throw new ResultsFormatError(`SPARQL XML results: unknown term element <${element.name}>`);
   }
@@ -410,6 +436,7 @@ const TSV_NUMBER: [RegExp, string][] = [
 /** One TSV field: an IRI, blank node, literal (quoted or Turtle number/boolean shorthand). */
 export function parseTsvTerm(field: string): Term {
   const text = field.trim();
+  if (text.startsWith('<<(')) return tsvTripleTerm(text);
   if (text.startsWith('<') && text.endsWith('>')) return namedNode(unescapeIri(text.slice(1, -1)));
   if (text.startsWith('_:')) return blankNode(text.slice(2));
   if (text.startsWith('"') || text.startsWith("'")) return quotedLiteral(text);
@@ -418,6 +445,19 @@ export function parseTsvTerm(field: string): Term {
     if (pattern.test(text)) return typedLiteral(text, datatype);
   }
   throw new ResultsFormatError(`TSV results: cannot read the term ${JSON.stringify(field)}`);
+}
+
+/** A triple term as N-Triples 1.2 writes it, `<<( s p o )>>`, its object perhaps another one. */
+function tsvTripleTerm(text: string): Term {
+  if (!text.endsWith(')>>')) throw new ResultsFormatError(`TSV results: unterminated triple term ${text}`);
+  const inner = text.slice(3, -3).trim();
+  const subjectEnd = inner.search(/\s/);
+  const afterSubject = inner.slice(subjectEnd).trimStart();
+  const predicateEnd = afterSubject.search(/\s/);
+  if (subjectEnd < 0 || predicateEnd < 0) throw new ResultsFormatError(`TSV results: cannot read the triple term ${text}`);
+  const parts = [inner.slice(0, subjectEnd), afterSubject.slice(0, predicateEnd), afterSubject.slice(predicateEnd)];
+  const [subject, predicate, object] = parts.map(parseTsvTerm);
+  return tripleTermOf(subject, predicate, object, 'TSV');
 }
 
 function quotedLiteral(text: string): Term {
@@ -436,7 +476,11 @@ function quotedLiteral(text: string): Term {
   if (at >= text.length) throw new ResultsFormatError(`TSV results: unterminated literal ${text}`);
   const rest = text.slice(at + 1);
   if (rest === '') return literal(value);
-  if (rest.startsWith('@')) return literal(value, rest.slice(1));
+  if (rest.startsWith('@')) {
+    const [language, direction] = rest.slice(1).split('--');
+    if (direction === 'ltr' || direction === 'rtl') return directionalLiteral(value, language, direction);
+    return literal(value, rest.slice(1));
+  }
   if (rest.startsWith('^^<') && rest.endsWith('>')) return typedLiteral(value, unescapeIri(rest.slice(3, -1)));
   throw new ResultsFormatError(`TSV results: cannot read the literal suffix ${JSON.stringify(rest)}`);
 }

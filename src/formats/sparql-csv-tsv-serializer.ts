@@ -48,6 +48,9 @@ function csvValue(term: Term): string {
       return term.value;
     case 'BlankNode':
       return '_:' + portableBlankNodeLabel(term.value);
+    case 'Quad':
+      // CSV has no term syntax of its own: a triple term is written as N-Triples 1.2 writes it.
+      return ntriplesTerm(term);
     default:
       throw unsupportedTerm(term);
   }

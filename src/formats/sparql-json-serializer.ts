@@ -1,5 +1,8 @@
-/** SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/). */
-import type { SolutionRow, Term } from '../rdf/terms.js';
+/**
+ * SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/), with the
+ * SPARQL 1.2 additions: triple terms (`"type":"triple"`) and base directions (`"its:dir"`).
+ */
+import { directionOf, type SolutionRow, type Term } from '../rdf/terms.js';
 import { xsd, rdf } from '../rdf/vocabulary.js';
 import { jsonString } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
@@ -66,11 +69,18 @@ export function jsonTerm(term: Term): string {
       return '{"type":"bnode","value":' + jsonString(term.value) + '}';
     case 'Literal': {
       const value = '{"type":"literal","value":' + jsonString(term.value);
-      if (term.language) return value + ',"xml:lang":' + jsonString(term.language) + '}';
+      if (term.language) {
+        const direction = directionOf(term);
+        const dir = direction === undefined ? '' : ',"its:dir":' + jsonString(direction);
+        return value + ',"xml:lang":' + jsonString(term.language) + dir + '}';
+      }
       const dt = term.datatype.value;
       if (dt === xsd.string || dt === rdf.langString) return value + '}';
       return value + ',"datatype":' + jsonString(dt) + '}';
     }
+    case 'Quad':
+      // SPARQL 1.2: a triple term's value is an object of its three parts.
+      return '{"type":"triple","value":{"subject":' + jsonTerm(term.subject) + ',"predicate":' + jsonTerm(term.predicate) + ',"object":' + jsonTerm(term.object) + '}}';
     default:
       throw unsupportedTerm(term);
   }

@@ -1,11 +1,16 @@
-/** SPARQL Query Results XML Format (https://www.w3.org/TR/rdf-sparql-XMLres/). */
-import type { SolutionRow, Term } from '../rdf/terms.js';
+/**
+ * SPARQL Query Results XML Format (https://www.w3.org/TR/rdf-sparql-XMLres/), with the SPARQL 1.2
+ * additions: triple terms (`<triple>`) and base directions (`its:dir`).
+ */
+import { directionOf, type SolutionRow, type Term } from '../rdf/terms.js';
 import { xsd, rdf } from '../rdf/vocabulary.js';
 import { escapeXmlAttribute, escapeXmlText } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
 import { unsupportedTerm } from './term-syntax.js';
 
 const PROLOG = '<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n';
+/** The ITS namespace of its:dir, declared on the literal that needs it: documents without directions stay as in 1.1. */
+const ITS = ' xmlns:its="http://www.w3.org/2005/11/its" its:version="2.0"';
 
 export class SparqlXmlSerializer implements SolutionsSerializer {
   /** `<binding name="...">` per variable, built once. */
@@ -52,11 +57,17 @@ export function xmlTerm(term: Term): string {
       return '<bnode>' + escapeXmlText(term.value) + '</bnode>';
     case 'Literal': {
       const text = escapeXmlText(term.value) + '</literal>';
-      if (term.language) return '<literal xml:lang="' + escapeXmlAttribute(term.language) + '">' + text;
+      if (term.language) {
+        const direction = directionOf(term);
+        const dir = direction === undefined ? '' : ITS + ' its:dir="' + direction + '"';
+        return '<literal xml:lang="' + escapeXmlAttribute(term.language) + '"' + dir + '>' + text;
+      }
       const dt = term.datatype.value;
       if (dt === xsd.string || dt === rdf.langString) return '<literal>' + text;
       return '<literal datatype="' + escapeXmlAttribute(dt) + '">' + text;
     }
+    case 'Quad':
+      return '<triple><subject>' + xmlTerm(term.subject) + '</subject><predicate>' + xmlTerm(term.predicate) + '</predicate><object>' + xmlTerm(term.object) + '</object></triple>';
     default:
       throw unsupportedTerm(term);
   }

@@ -6,7 +6,7 @@
  * may make two solutions distinct. So each such aggregate is told, here, the query's variables
  * that occur under its group; the planner keys its distinct set on those alone.
  */
-import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import type { Algebra } from '@traqula/algebra-transformations-1-2';
 
 /** A wildcard aggregate argument with the query's variables of its group's input. */
 export interface SolutionWildcard extends Algebra.WildcardExpression {

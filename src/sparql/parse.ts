@@ -4,15 +4,17 @@
  * updates need the quads option (Traqula translates INSERT/DELETE templates only that way).
  * Every failure becomes our SyntaxError with a line and column where the parser gives a position.
  */
-import { Parser } from '@traqula/parser-sparql-1-1';
-import { toAlgebra } from '@traqula/algebra-sparql-1-1';
-import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import { Parser } from '@traqula/parser-sparql-1-2';
+import { toAlgebra } from '@traqula/algebra-sparql-1-2';
+import type { Algebra } from '@traqula/algebra-transformations-1-2';
 import { SyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
+import { useLinearLiteralTokens } from './linear-literal-tokens.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
+import { rewriteTripleTermPatterns } from './triple-term-patterns.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 import { withValidIris } from './text-iris.js';
 import { positionOfOffset } from './text-position.js';
@@ -37,6 +39,7 @@ export interface ParsedUpdate {
 }
 
 useLinearKeywordTokens();
+useLinearLiteralTokens();
 const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
@@ -112,7 +115,7 @@ function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
-  const algebra = translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation);
+  const algebra = rewriteTripleTermPatterns(translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation));
   markSolutionWildcards(text, ast, algebra);
   return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
 }
@@ -125,7 +128,7 @@ function selectsAll(ast: any): boolean {
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   const ast = parseText(text, baseIri) as any;
   if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
-  const algebra = translate(() => updateToAlgebra(ast, baseIri));
+  const algebra = rewriteTripleTermPatterns(translate(() => updateToAlgebra(ast, baseIri)));
   markSolutionWildcards(text, ast, algebra);
   const hasDatasetClauses = (ast.updates ?? []).some(
     (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,

@@ -11,7 +11,7 @@
  * placeholders do not all come back as terms of the algebra is not used (e.g. a GROUP_CONCAT
  * separator): such queries are parsed whole.
  */
-import type { Algebra } from '@traqula/algebra-transformations-1-1';
+import type { Algebra } from '@traqula/algebra-transformations-1-2';
 import { isAbsoluteIri } from '../rdf/iri-syntax.js';
 import { factory, type Literal, type Term } from '../rdf/terms.js';
 
@@ -371,6 +371,13 @@ export function placeholdersAreTerms(algebra: Algebra.Operation, count: number):
       return;
     }
     const term = node as Partial<Term> & Record<string, unknown>;
+    // Plans made per template (engine/plan/prepared-plans.ts) put constants back only where a whole
+    // term stands: a placeholder inside a triple term would be looked up as written.
+    if (term.termType === 'Quad' && term['type'] === undefined) {
+      const text = JSON.stringify(term);
+      if (text.includes(MARK) || text.includes(INTEGER_MARK)) stray = true;
+      return;
+    }
     if (term.termType === 'NamedNode' || term.termType === 'Literal') {
       const n = placeholderNumber(term as Term);
       if (n !== undefined) seen.add(n);
@@ -451,7 +458,9 @@ export function substituteTerm(term: Term, n: number, constants: readonly string
   if (term.termType === 'NamedNode') return factory.namedNode(constants[n]);
   const lit = term as Literal;
   const value = lit.value.startsWith(STRING_PREFIX) ? constants[n] : lit.value.replace(integerPlaceholder(n), constants[n]);
-  return factory.literal(value, lit.language || lit.datatype);
+  if (!lit.language) return factory.literal(value, lit.datatype);
+  // A directional language tag ("…"@ar--rtl) keeps its direction.
+  return lit.direction ? factory.literal(value, { language: lit.language, direction: lit.direction }) : factory.literal(value, lit.language);
 }
 
 /** The number of the placeholder a template term is, or undefined for any other term. */

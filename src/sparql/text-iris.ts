@@ -11,8 +11,8 @@
  * The parser keeps no positions (tracking them costs every parse): the common, valid case walks the
  * tree once; only a text with an invalid IRI is parsed again with positions, to say where it is.
  */
-import { Parser } from '@traqula/parser-sparql-1-1';
-import { AstFactory } from '@traqula/rules-sparql-1-1';
+import { Parser } from '@traqula/parser-sparql-1-2';
+import { AstFactory } from '@traqula/rules-sparql-1-2';
 import { SyntaxError } from '../errors.js';
 import { iriReferenceError } from '../rdf/iri-syntax.js';
 import { positionOfOffset } from './text-position.js';

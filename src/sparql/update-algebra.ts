@@ -1,5 +1,5 @@
 /**
- * SPARQL 1.1 Update text (as Traqula's AST) to algebra, with each WHERE clause meaning exactly what
+ * SPARQL Update text (as Traqula's AST) to algebra, with each WHERE clause meaning exactly what
  * the same pattern means in a query.
  *
  * Traqula translates INSERT/DELETE templates only in its quads mode, and that mode folds every
@@ -14,16 +14,10 @@
  * visible (a From marked `namedGraphsOfStore`), which is how Jena and Oxigraph read SPARQL 1.1
  * Update 3.1.3 too.
  */
-import { toAlgebra11Builder } from '@traqula/algebra-sparql-1-1';
+import { toAlgebra12Builder } from '@traqula/algebra-sparql-1-2';
 import { IndirBuilder } from '@traqula/core';
-import {
-  createAlgebraContext,
-  translateDatasetClause,
-  translateGraphPattern,
-  translateInsertDelete,
-  translateNamed,
-  type Algebra,
-} from '@traqula/algebra-transformations-1-1';
+import { translateDatasetClause, translateGraphPattern, translateInsertDelete, translateNamed } from '@traqula/algebra-transformations-1-1';
+import { createAlgebraContext, type Algebra } from '@traqula/algebra-transformations-1-2';
 
 /** A From whose named graphs are all of the store's (WITH without USING). */
 export interface WithGraphFrom extends Algebra.From {
@@ -60,7 +54,7 @@ function whereAsInAQuery(rules: any, c: any, op: any): Algebra.Operation {
 }
 
 // A copy: patchRule changes the builder it is called on, and queries use the shared one unpatched.
-const updateTranslator = IndirBuilder.create(toAlgebra11Builder).patchRule(translateInsertDeleteWithQueryWhere as any).build();
+const updateTranslator = IndirBuilder.create(toAlgebra12Builder).patchRule(translateInsertDeleteWithQueryWhere as any).build();
 
 export function updateToAlgebra(ast: unknown, baseIri?: string): Algebra.Operation {
   const c = createAlgebraContext({ quads: true, baseIRI: baseIri });

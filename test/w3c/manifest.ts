@@ -40,6 +40,7 @@ export const TOP_MANIFESTS = [
   'sparql10/manifest-evaluation.ttl',
   'sparql10/manifest-syntax.ttl',
   ...RDF12_SYNTAX_MANIFESTS,
+  'sparql12/manifest.ttl',
 ];
 
 /** A graph to load: a file, and the graph name (undefined for the default graph). */

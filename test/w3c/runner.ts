@@ -12,7 +12,7 @@ import { RUNNABLE_TYPES, type ExecutionOptions } from './execute.js';
 import type { FromWorker, ToWorker } from './test-worker.js';
 
 export interface RunnerOptions {
-  /** Folder holding sparql10/ and sparql11/; default: ../shared/rdf-tests from the repo root. */
+  /** Folder holding sparql10/, sparql11/ and sparql12/; default: ../shared/rdf-tests from the repo root. */
   suitesRoot?: string;
   /** Only tests whose id, IRI or name contains this text. */
   filter?: string;
@@ -82,6 +82,8 @@ function counts(test: TestCase): boolean {
   // The RDF 1.2 suites are a Candidate Recommendation's: their tests are Proposed or unclassified,
   // and the bar counts every one of them.
   if (test.suite.startsWith('rdf/rdf12/')) return true;
+  // SPARQL 1.2 is a Candidate Recommendation: its tests are all still "Proposed", and they are the bar.
+  if (test.suite.startsWith('sparql12/')) return !['Withdrawn', 'Rejected'].includes(test.approval);
   const sparql10 = test.suite.startsWith('sparql10/');
   return sparql10 && test.type.endsWith('QueryEvaluationTest') && !['Withdrawn', 'Rejected', 'NotClassified'].includes(test.approval);
 }

@@ -23,7 +23,10 @@ test('EBV of booleans, numbers and strings', () => {
   assert.equal(ebv(flt('1e-30')), true);
   assert.equal(ebv(lit('')), false);
   assert.equal(ebv(lit('false')), true);
-  assert.equal(ebv(lit('x', 'en')), true);
+});
+
+test('a language-tagged string has no EBV (SPARQL 1.2, as Oxigraph): !!"a"@en is an error', () => {
+  assert.equal(ebv(lit('x', 'en')), 'error');
 });
 
 test('EBV of an ill-typed boolean or number is false', () => {

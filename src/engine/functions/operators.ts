@@ -1,11 +1,13 @@
 /**
  * The operators of SPARQL 1.1 section 17.3 that evaluate all their operands: ! (logical-not),
- * unary + and -, + - * /, and the comparisons. && and || short-circuit, so the evaluator does them.
+ * unary + and -, + - * / (+ and - also on dates, times and durations: temporal-arithmetic.ts), and
+ * the comparisons. && and || short-circuit, so the evaluator does them.
  */
 import type { Term } from '../../rdf/terms.js';
 import { compareValues, rdfTermEqual } from './compare.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';
+import { temporalArithmetic } from './temporal-arithmetic.js';
 import { booleanLiteral, numericArgument } from './values.js';
 import { NUMERIC_TYPE_IRI } from './xsd-types.js';
 
@@ -16,7 +18,10 @@ function binaryArithmetic(op: ArithmeticOperator): (args: Term[]) => Term {
 /** Binary + and -, which Traqula may also hand over with one operand for the unary forms. */
 function plusOrMinus(op: '+' | '-'): (args: Term[]) => Term {
   const binary = binaryArithmetic(op);
-  return (args) => (args.length === 1 ? (op === '+' ? unaryPlus(args) : unaryMinus(args)) : binary(args));
+  return (args) => {
+    if (args.length === 1) return op === '+' ? unaryPlus(args) : unaryMinus(args);
+    return temporalArithmetic(op, args[0], args[1]) ?? binary(args);
+  };
 }
 
 /** Returns its operand as written when it already has a primitive numeric type. */

@@ -11,6 +11,8 @@ import { numericFunctions } from './numeric.js';
 import { operatorFunctions } from './operators.js';
 import { stringFunctions } from './strings.js';
 import { termFunctions } from './term-functions.js';
+import { languageFunctions } from './language-functions.js';
+import { tripleTermFunctions } from './triple-term-functions.js';
 
 export type Implementation = (args: Term[], ctx: FunctionContext) => Term;
 
@@ -83,6 +85,16 @@ const ARITY: Record<string, [number, number]> = {
   regex: [2, 3],
   substr: [2, 3],
   replace: [3, 4],
+  // SPARQL 1.2
+  langdir: [1, 1],
+  haslang: [1, 1],
+  haslangdir: [1, 1],
+  strlangdir: [3, 3],
+  triple: [3, 3],
+  subject: [1, 1],
+  predicate: [1, 1],
+  object: [1, 1],
+  istriple: [1, 1],
 };
 
 const implementations: Record<string, Implementation> = {
@@ -92,6 +104,8 @@ const implementations: Record<string, Implementation> = {
   ...hashFunctions,
   ...dateTimeFunctions,
   ...termFunctions,
+  ...languageFunctions,
+  ...tripleTermFunctions,
 };
 
 const table = new Map<string, Entry>();

@@ -3,7 +3,7 @@
  * xsd:string and language-tagged literals), count in Unicode code points, and keep the language
  * tag or datatype of their first argument where the spec says the result is "of the same kind".
  */
-import { factory, type Literal, type Term } from '../../rdf/terms.js';
+import { directionOf, type Direction, type Literal, type Term } from '../../rdf/terms.js';
 import { ExpressionError } from './context.js';
 import { compileRegex, replaceAll } from './regex.js';
 import { toDouble } from './numeric.js';
@@ -12,6 +12,7 @@ import {
   booleanLiteral,
   describe,
   integerLiteral,
+  languageLiteral,
   numericArgument,
   sameKindLiteral,
   simpleLiteral,
@@ -31,12 +32,13 @@ export function simpleLiteralArgument(term: Term): string {
 
 /**
  * The argument-compatibility rule (17.4.3.1.1): two strings without language tags, two with the
- * same tag, or a tagged first argument with an untagged second one.
+ * same tag (and, in SPARQL 1.2, the same base direction), or a tagged first argument with an
+ * untagged second one.
  */
 function compatibleArguments(a: Term, b: Term): [Literal, Literal] {
   const x = stringLiteralArgument(a);
   const y = stringLiteralArgument(b);
-  if (y.language !== '' && x.language.toLowerCase() !== y.language.toLowerCase()) {
+  if (y.language !== '' && (x.language.toLowerCase() !== y.language.toLowerCase() || directionOf(x) !== directionOf(y))) {
     throw new ExpressionError(`incompatible string arguments ${describe(a)} and ${describe(b)}`);
   }
   return [x, y];
@@ -82,16 +84,22 @@ function langMatches(tag: string, range: string): boolean {
   return t === r || (r !== '' && t.startsWith(r) && t[r.length] === '-');
 }
 
+/** The result keeps a language tag (and base direction) only when every argument has the same one. */
 function concat(args: Term[]): Literal {
   let value = '';
   let language: string | undefined;
+  let direction: Direction | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = stringLiteralArgument(args[i]);
     value += arg.value;
-    if (i === 0) language = arg.language;
-    else if (language !== arg.language) language = '';
+    if (i === 0) {
+      language = arg.language;
+      direction = directionOf(arg);
+    } else if (language !== arg.language || direction !== directionOf(arg)) {
+      language = '';
+    }
   }
-  return language ? factory.literal(value, language) : simpleLiteral(value);
+  return language ? languageLiteral(value, language, direction) : simpleLiteral(value);
 }
 
 function strBefore(a: Term, b: Term): Literal {

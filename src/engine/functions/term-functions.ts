@@ -1,17 +1,16 @@
 /**
  * Functions on RDF terms (SPARQL 1.1 sections 17.4.1 and 17.4.2): accessors (STR, LANG,
- * DATATYPE), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
+ * DATATYPE, which is rdf:dirLangString for a literal with a base direction), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
-import { factory, termsEqual, type Term } from '../../rdf/terms.js';
+import { directionOf, factory, termsEqual, type Term } from '../../rdf/terms.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
 import { resolveIri } from './iri.js';
+import { LANGUAGE_TAG } from './language-functions.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
 import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
-
-const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
 
 /** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
 const bnodePrefix = `f${randomUUID().slice(0, 8)}`;
@@ -71,7 +70,8 @@ export const termFunctions: Record<string, (args: Term[], ctx: FunctionContext) 
   lang: ([a]) => simpleLiteral(literalOnly(a, 'LANG').language),
   datatype: ([a]) => {
     const l = literalOnly(a, 'DATATYPE');
-    return l.language ? datatypeNode(rdf.langString) : l.datatype;
+    if (!l.language) return l.datatype;
+    return datatypeNode(directionOf(l) ? rdf.dirLangString : rdf.langString);
   },
   iri: ([a], ctx) => iri(a, ctx),
   uri: ([a], ctx) => iri(a, ctx),

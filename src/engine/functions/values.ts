@@ -2,7 +2,7 @@
  * The value layer: what a literal means, parsed once per term object and cached, so that hot
  * comparisons and arithmetic do not re-parse lexical forms. Also the constructors of result terms.
  */
-import { factory, type Literal, type NamedNode, type Term } from '../../rdf/terms.js';
+import { directionalLiteral, directionOf, factory, type Direction, type Literal, type NamedNode, type Term } from '../../rdf/terms.js';
 import { Decimal } from './decimal.js';
 import {
   DURATION_DATATYPES,
@@ -182,9 +182,10 @@ export function numericArgument(term: Term): NumericValue {
 export function describe(term: Term): string {
   if (term.termType === 'Literal') {
     const lex = JSON.stringify(term.value.length > 40 ? term.value.slice(0, 40) + '…' : term.value);
-    if (term.language) return `${lex}@${term.language}`;
+    if (term.language) return `${lex}@${term.language}${term.direction ? '--' + term.direction : ''}`;
     return term.datatype.value === xsd.string ? lex : `${lex}^^<${term.datatype.value}>`;
   }
+  if (term.termType === 'Quad') return `<<( ${describe(term.subject)} ${describe(term.predicate)} ${describe(term.object)} )>>`;
   return term.termType === 'NamedNode' ? `<${term.value}>` : term.termType === 'BlankNode' ? `_:${term.value}` : term.value;
 }
 
@@ -233,8 +234,13 @@ export function integerLiteral(value: bigint | number): Literal {
   return typed(String(value), xsd.integer);
 }
 
-/** A literal of the same kind as `like` (same language tag or same string datatype), holding `value`. */
+/** A language-tagged literal, with a base direction when one is given. */
+export function languageLiteral(value: string, language: string, direction?: Direction): Literal {
+  return direction ? directionalLiteral(value, language, direction) : factory.literal(value, language);
+}
+
+/** A literal of the same kind as `like` (same language tag and direction, or same string datatype), holding `value`. */
 export function sameKindLiteral(value: string, like: Literal): Literal {
-  if (like.language) return factory.literal(value, like.language);
+  if (like.language) return languageLiteral(value, like.language, directionOf(like));
   return like.datatype.value === xsd.string ? factory.literal(value) : factory.literal(value, like.datatype);
 }

@@ -20,7 +20,7 @@ import { resolveDataset, type DatasetClauses } from '../dataset.js';
 import { Planner } from '../plan/planner.js';
 import { Scope, SlotAllocator } from '../plan/scope.js';
 import { RowBuffer } from '../row-buffer.js';
-import { validTriple } from '../construct.js';
+import { instantiateTripleTerm, validTriple } from '../construct.js';
 import { fetchLoadDocuments, StatementMemory, type LoadedDocuments } from './load-documents.js';
 import { chargeRequestText } from '../text-memory.js';
 import { UpdateTally, type UpdateSummary } from './update-summary.js';
@@ -193,6 +193,7 @@ function instantiate(p: Algebra.Pattern, row: Map<string, number>, termOf: (id: 
       return id === undefined ? undefined : termOf(id);
     }
     if (t.termType === 'BlankNode' && bnodeScope !== null) return blankNode(`${bnodeScope}_${t.value}`);
+    if (t.termType === 'Quad') return instantiateTripleTerm(t, resolve);
     return t;
   };
   const s = resolve(p.subject);
