@@ -16,8 +16,8 @@ export function effectiveBooleanValue(term: Term): boolean {
     case 'numeric':
       return numericIsTrue(v.value);
     case 'string':
+    case 'langString':
       return v.value.length > 0;
-    // SPARQL 1.2 (17.2.2) gives an EBV to xsd:string only: a language-tagged string has none.
     case 'invalid':
       // An ill-typed boolean or number has the EBV false rather than no EBV at all.
       if (v.datatype === xsd.boolean || numericTypeOf(v.datatype)) return false;
