@@ -10,7 +10,7 @@ import {
   type ParsedResults,
 } from './results-parser.js';
 import { blankNode, literal, namedNode, termToString, typedLiteral } from '../rdf/terms.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { SolutionRow } from '../rdf/terms.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
