@@ -9,8 +9,8 @@ import { parseableRdfFormat } from '../formats/registry.js';
 import type { ParseableRdfFormat } from '../formats/serializer.js';
 import { openStore } from '../store/lmdb-store.js';
 import { termKey, namedNode } from '../rdf/terms.js';
-import { loadFile, LoadSyntaxError, type LoadSource } from './load/file-loader.js';
-import { ProgressReporter, formatCount, type ProgressOutput } from './load/progress.js';
+import { loadFile, LoadSyntaxError, type LoadSource } from '../loader/file-loader.js';
+import { ProgressReporter, formatCount, type ProgressOutput } from './load-progress.js';
 import { helpText, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
 export const LOAD_OPTIONS: OptionSpec[] = [
