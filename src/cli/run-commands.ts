@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { openQuiver } from '../library/index.js';
-import type { QueryResult } from '../service/sparql-service.js';
-import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/registry.js';
-import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
-import type { TextSink } from '../formats/serializer.js';
+import type { QueryResult } from '../service/index.js';
+import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/index.js';
+import { createQuadsSerializer, createSolutionsSerializer } from '../formats/index.js';
+import type { TextSink } from '../formats/index.js';
 import { helpText, parseOptions, positiveNumber, stringOption, UsageError, type OptionSpec } from './options.js';
 
 const STORE_OPTION: OptionSpec = { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' };

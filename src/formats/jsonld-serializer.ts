@@ -5,8 +5,8 @@
  * whose predicates come back after another predicate starts a second node object with the same
  * `@id` rather than repeating a JSON key; JSON-LD merges the two.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 import { jsonString } from './escaping.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { portableBlankNodeLabel, sameTerm, unsupportedTerm } from './term-syntax.js';

@@ -6,8 +6,8 @@
  * A predicate whose IRI does not end in an XML NCName cannot be written in RDF/XML at all: that is
  * a {@link SerializationError}.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { RDF, xsd } from '../rdf/vocabulary.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { RDF, xsd } from '../rdf/index.js';
 import { escapeXmlAttribute, escapeXmlText } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';

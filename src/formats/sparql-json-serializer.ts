@@ -1,6 +1,6 @@
 /** SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/). */
-import type { SolutionRow, Term } from '../rdf/terms.js';
-import { xsd, rdf } from '../rdf/vocabulary.js';
+import type { SolutionRow, Term } from '../rdf/index.js';
+import { xsd, rdf } from '../rdf/index.js';
 import { jsonString } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
 import { unsupportedTerm } from './term-syntax.js';

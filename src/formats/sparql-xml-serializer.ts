@@ -1,6 +1,6 @@
 /** SPARQL Query Results XML Format (https://www.w3.org/TR/rdf-sparql-XMLres/). */
-import type { SolutionRow, Term } from '../rdf/terms.js';
-import { xsd, rdf } from '../rdf/vocabulary.js';
+import type { SolutionRow, Term } from '../rdf/index.js';
+import { xsd, rdf } from '../rdf/index.js';
 import { escapeXmlAttribute, escapeXmlText } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
 import { unsupportedTerm } from './term-syntax.js';

@@ -2,8 +2,8 @@
  * Term forms shared by the N-Triples family (N-Triples, N-Quads, Turtle, TriG, TSV): IRIs,
  * literals, blank node labels that are always valid, and the bare numbers Turtle allows.
  */
-import type { Term, Literal } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import type { Term, Literal } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 import { escapeIri, escapeNTriplesString } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
 

@@ -5,8 +5,8 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
-import { ntriplesTerm } from '../formats/term-syntax.js';
-import { factory } from '../rdf/terms.js';
+import { ntriplesTerm } from '../formats/index.js';
+import { factory } from '../rdf/index.js';
 
 export type TermPattern = RDF.Term | null | undefined;
 

@@ -6,8 +6,8 @@
  */
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { n3IriChecks, parseRdf } from '../formats/rdf-parser.js';
-import { termKey, type Quad } from '../rdf/terms.js';
+import { n3IriChecks, parseRdf } from '../formats/index.js';
+import { termKey, type Quad } from '../rdf/index.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
 import { StringDecoder } from 'node:string_decoder';

@@ -4,8 +4,8 @@
  * where a general parser spends most of its time on line-based data. Being line-based, it can name
  * the line and column of an error and, in lenient mode, skip just the bad line.
  */
-import { iriSyntaxError } from '../rdf/iri-syntax.js';
-import { xsd } from '../rdf/vocabulary.js';
+import { iriSyntaxError } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 
 /** The default graph's term key. */
 export const DEFAULT_GRAPH_KEY = 'D';

@@ -6,9 +6,9 @@
  * stopped write leaves nothing.
  */
 import { CancelledError, TimeoutError } from '../errors.js';
-import { parseRdf } from '../formats/rdf-parser.js';
-import { namedNode, type Quad } from '../rdf/terms.js';
-import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/quad-store.js';
+import { parseRdf } from '../formats/index.js';
+import { namedNode, type Quad } from '../rdf/index.js';
+import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/index.js';
 import type { GraphWriteResult } from './sparql-service.js';
 import type { GraphStoreMessage } from './worker-messages.js';
 

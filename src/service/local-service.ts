@@ -11,8 +11,8 @@ import { readdir, stat } from 'node:fs/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../store/lmdb-store.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { openStore } from '../store/index.js';
+import type { QuadStore } from '../store/index.js';
 import { CancelledError, OverloadedError, ResourceLimitError } from '../errors.js';
 import { QueryPool, type QueryLoad } from './query-pool.js';
 import type { QueryJobSpec } from './query-job.js';
@@ -26,9 +26,9 @@ import { MemoryAdmission } from './memory-admission.js';
 import { residentBytes } from './resident-memory.js';
 import { releaseGarbageNow } from './heap-release.js';
 import { queryReservation, workerHeapLimitMb } from './worker-heap.js';
-import { namedNode } from '../rdf/terms.js';
+import { namedNode } from '../rdf/index.js';
 import { BoundedMap } from '../bounded-map.js';
-import type { FetchSettings } from '../net/outbound-http.js';
+import type { FetchSettings } from '../net/index.js';
 import type {
   GraphDocument,
   GraphName,

@@ -2,8 +2,8 @@
  * The one interface the HTTP layer talks to. LocalService runs requests on the embedded store
  * (in worker threads); RemoteService forwards them to another SPARQL 1.1 endpoint.
  */
-import type { Quad, SolutionRow } from '../rdf/terms.js';
-import type { PlanNode, QueryExplanation } from '../engine/explain.js';
+import type { Quad, SolutionRow } from '../rdf/index.js';
+import type { PlanNode, QueryExplanation } from '../engine/index.js';
 
 export type { PlanNode, QueryExplanation, SolutionRow };
 

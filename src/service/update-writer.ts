@@ -20,7 +20,7 @@
 import { rm } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { CancelledError, EvaluationError, OverloadedError, StorageFullError, TimeoutError, type QuiverError } from '../errors.js';
-import { hasRoomToWrite } from '../store/storage-full.js';
+import { hasRoomToWrite } from '../store/index.js';
 import { deserializeError } from './error-transport.js';
 import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
 import type { CancelSignal } from './sparql-service.js';

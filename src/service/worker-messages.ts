@@ -11,7 +11,7 @@ import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
-import type { FetchSettings } from '../net/outbound-http.js';
+import type { FetchSettings } from '../net/index.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 

@@ -8,7 +8,7 @@
  * keeps that B-tree shallow. Two terms with the same hash are both kept (a dupsort database: one
  * hash, several IDs); a look-up confirms each candidate against its stored term.
  */
-import { termFromKey, termKey, type Term } from '../rdf/terms.js';
+import { termFromKey, termKey, type Term } from '../rdf/index.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';

@@ -2,7 +2,7 @@
  * The operators of SPARQL 1.1 section 17.3 that evaluate all their operands: ! (logical-not),
  * unary + and -, + - * /, and the comparisons. && and || short-circuit, so the evaluator does them.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { compareValues, rdfTermEqual } from './compare.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';

@@ -3,9 +3,9 @@
  * DATATYPE), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
-import { factory, type Term } from '../../rdf/terms.js';
+import { factory, type Term } from '../../rdf/index.js';
 import { ExpressionError, type FunctionContext } from './context.js';
-import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
+import { iriReferenceError, iriSyntaxError } from '../../rdf/index.js';
 import { resolveIri } from './iri.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';

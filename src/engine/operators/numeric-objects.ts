@@ -11,8 +11,8 @@
  * Objects with no numeric value (IRIs, strings, ill-typed or NaN literals) are returned with every
  * range: the filter, not this index, decides what a comparison with them means.
  */
-import type { Literal, Term } from '../../rdf/terms.js';
-import type { StoreReader, TermId } from '../../store/quad-store.js';
+import type { Literal, Term } from '../../rdf/index.js';
+import type { StoreReader, TermId } from '../../store/index.js';
 import { literalValue } from '../functions/values.js';
 import { toDouble } from '../functions/numeric.js';
 
