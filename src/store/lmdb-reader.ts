@@ -8,7 +8,7 @@ import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatis
 import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
 import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
-import { nativeScansFor, type NativeScans } from './native-scan.js';
+import { nativeScansFor, type NativeScans } from './lmdb-native/native-scan.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
 import { META, readCount, readDataVersion, readMeta, readStatistics } from './statistics.js';
 import type { StoreContext } from './store-context.js';
