@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
-import { loadFile } from '../../src/cli/load/file-loader.js';
+import { loadFile } from '../../src/loader/file-loader.js';
 import { rdfFormatForFileName } from '../../src/formats/registry.js';
 import { openStore } from '../../src/store/lmdb-store.js';
 import { describeMachine } from '../machine.js';

@@ -6,12 +6,12 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { rdfFormatForFileName } from '../formats/registry.js';
-import { createQuadsSerializer } from '../formats/serializers.js';
-import type { RdfFormat, TextSink } from '../formats/serializer.js';
-import { defaultGraph, factory, namedNode, type Quad, type Term } from '../rdf/terms.js';
-import { openStore } from '../store/lmdb-store.js';
-import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type TermId } from '../store/quad-store.js';
+import { rdfFormatForFileName } from '../formats/index.js';
+import { createQuadsSerializer } from '../formats/index.js';
+import type { RdfFormat, TextSink } from '../formats/index.js';
+import { defaultGraph, factory, namedNode, type Quad, type Term } from '../rdf/index.js';
+import { openStore } from '../store/index.js';
+import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type TermId } from '../store/index.js';
 import { helpText, oneOf, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
 export const DUMP_FORMATS = ['nquads', 'trig', 'turtle', 'ntriples', 'jsonld', 'rdfxml'] as const;

@@ -3,8 +3,8 @@
  * answers): whether SERVICE runs at all, which targets are open beyond the public internet, and
  * how many bytes and how much time a request's fetches may take (net/outbound-http.ts).
  */
-import { TargetPolicy } from '../net/fetch-targets.js';
-import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_MAX_FETCH_BYTES, type FetchSettings } from '../net/outbound-http.js';
+import { TargetPolicy } from '../net/index.js';
+import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_MAX_FETCH_BYTES, type FetchSettings } from '../net/index.js';
 import { byteSize, positiveNumber, stringOption, UsageError, type OptionSpec, type ParsedOptions } from './options.js';
 
 export const FETCH_OPTIONS: OptionSpec[] = [

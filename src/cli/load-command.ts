@@ -4,13 +4,13 @@
  * the next files are still loaded, and the exit code says that one failed.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { rdfFormatForFileName } from '../formats/registry.js';
-import { parseableRdfFormat } from '../formats/registry.js';
-import type { ParseableRdfFormat } from '../formats/serializer.js';
-import { openStore } from '../store/lmdb-store.js';
-import { termKey, namedNode } from '../rdf/terms.js';
-import { loadFile, LoadSyntaxError, type LoadSource } from './load/file-loader.js';
-import { ProgressReporter, formatCount, type ProgressOutput } from './load/progress.js';
+import { rdfFormatForFileName } from '../formats/index.js';
+import { parseableRdfFormat } from '../formats/index.js';
+import type { ParseableRdfFormat } from '../formats/index.js';
+import { openStore } from '../store/index.js';
+import { termKey, namedNode } from '../rdf/index.js';
+import { loadFile, LoadSyntaxError, type LoadSource } from '../loader/index.js';
+import { ProgressReporter, formatCount, type ProgressOutput } from './load-progress.js';
 import { helpText, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
 export const LOAD_OPTIONS: OptionSpec[] = [

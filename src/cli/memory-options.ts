@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { byteSize, UsageError, type OptionSpec, type ParsedOptions } from './options.js';
-import { queryReservation } from '../service/worker-heap.js';
+import { queryReservation } from '../service/index.js';
 
 const MIB = 2 ** 20;
 

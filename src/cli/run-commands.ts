@@ -5,18 +5,18 @@
  * handle safe next to a running server. Results go to stdout through the same serializers the
  * HTTP layer uses.
  */
-import type { UpdateSummary } from '../engine/update/update-summary.js';
+import type { UpdateSummary } from '../engine/index.js';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { runQuery, runUpdate } from '../engine/query-engine.js';
-import { explainQuery } from '../engine/explain.js';
-import type { EngineQueryResult } from '../engine/engine-api.js';
+import { runQuery, runUpdate } from '../engine/index.js';
+import { explainQuery } from '../engine/index.js';
+import type { EngineQueryResult } from '../engine/index.js';
 import { StoreOpenError } from '../errors.js';
-import { openStore, storeExists } from '../store/lmdb-store.js';
-import type { QuadStore } from '../store/quad-store.js';
-import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/registry.js';
-import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
-import type { TextSink } from '../formats/serializer.js';
+import { openStore, storeExists } from '../store/index.js';
+import type { QuadStore } from '../store/index.js';
+import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/index.js';
+import { createQuadsSerializer, createSolutionsSerializer } from '../formats/index.js';
+import type { TextSink } from '../formats/index.js';
 import { helpText, parseOptions, positiveNumber, stringOption, UsageError, type OptionSpec } from './options.js';
 
 const STORE_OPTION: OptionSpec = { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' };

@@ -4,8 +4,8 @@
  * other users of the machine can see in the process list.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { accessHooks } from '../server/auth.js';
-import type { ServerConfig } from '../server/config.js';
+import { accessHooks } from '../server/index.js';
+import type { ServerConfig } from '../server/index.js';
 import { stringOption, UsageError, type OptionSpec, type ParsedOptions } from './options.js';
 
 export const SECURITY_OPTIONS: OptionSpec[] = [

@@ -3,10 +3,10 @@
  * graceful stop on SIGTERM/SIGINT: stop accepting, let running requests finish up to a deadline,
  * then close the store.
  */
-import { buildServer } from '../server/app.js';
-import { normalizeBasePath, type ServerConfig } from '../server/config.js';
-import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/local-service.js';
-import { createRemoteService, RemoteService } from '../service/remote-service.js';
+import { buildServer } from '../server/index.js';
+import { normalizeBasePath, type ServerConfig } from '../server/index.js';
+import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/index.js';
+import { createRemoteService, RemoteService } from '../service/index.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import { FETCH_OPTIONS, fetchOptionSettings, type FetchOptionSettings } from './fetch-options.js';
 import { MEMORY_OPTIONS, memorySettings } from './memory-options.js';

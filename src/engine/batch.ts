@@ -2,7 +2,7 @@
  * Solutions travel between operators in batches: fixed-width rows of term IDs in one typed array,
  * one slot per variable of the query (0 = unbound). No object per solution.
  */
-import { UNBOUND } from '../store/quad-store.js';
+import { UNBOUND } from '../store/index.js';
 
 export const BATCH_SIZE = 1024;
 /** Output batches start this small and double up to BATCH_SIZE: most look-ups yield a few rows. */

@@ -3,10 +3,10 @@
  * for each solution; triples with unbound variables or ill-placed terms (a literal as subject)
  * are left out; the result is a set, so repeated triples come once.
  */
-import type { Algebra } from '../sparql/parse.js';
+import type { Algebra } from '../sparql/index.js';
 import type { BaseQuad, Quad_Object, Quad_Predicate, Quad_Subject } from '@rdfjs/types';
-import { blankNode, defaultGraph, factory, tripleTerm, type Quad, type Term } from '../rdf/terms.js';
-import { termKey } from '../rdf/terms.js';
+import { blankNode, defaultGraph, factory, tripleTerm, type Quad, type Term } from '../rdf/index.js';
+import { termKey } from '../rdf/index.js';
 import { unitBatch } from './batch.js';
 import type { ExecContext } from './context.js';
 import type { Operator } from './operators/operator.js';

@@ -2,9 +2,9 @@
  * Everything one evaluation needs beside the plan: the store snapshot, the dataset, the
  * dictionary of terms the query computes, limits, and the clock.
  */
-import type { Term } from '../rdf/terms.js';
-import { termKey } from '../rdf/terms.js';
-import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type StoreStatistics, type TermId } from '../store/quad-store.js';
+import type { Term } from '../rdf/index.js';
+import { termKey } from '../rdf/index.js';
+import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type StoreStatistics, type TermId } from '../store/index.js';
 import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
 import type { FunctionContext } from './functions/index.js';
 import { BatchPool } from './batch.js';

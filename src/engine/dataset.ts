@@ -1,7 +1,7 @@
 /** Resolves FROM / FROM NAMED (or the protocol's dataset parameters) to store graph IDs. */
-import type { NamedNode } from '../rdf/terms.js';
-import { namedNode } from '../rdf/terms.js';
-import type { StoreReader } from '../store/quad-store.js';
+import type { NamedNode } from '../rdf/index.js';
+import { namedNode } from '../rdf/index.js';
+import type { StoreReader } from '../store/index.js';
 import { type Dataset, STORE_DATASET } from './context.js';
 
 export interface DatasetClauses {

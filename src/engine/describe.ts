@@ -2,12 +2,12 @@
  * DESCRIBE: the concise bounded description of each resource — its triples as subject in the
  * default graph, and recursively those of the blank nodes they lead to.
  */
-import { factory, defaultGraph, type Quad, type Term } from '../rdf/terms.js';
+import { factory, defaultGraph, type Quad, type Term } from '../rdf/index.js';
 import { unitBatch } from './batch.js';
 import type { ExecContext } from './context.js';
 import type { Operator } from './operators/operator.js';
 import type { Scope } from './plan/scope.js';
-import { QUERY_LOCAL_ID_BASE, type TermId } from '../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../store/index.js';
 
 export function* describeQuads(op: Operator, terms: Term[], scope: Scope, ctx: ExecContext): Generator<Quad[]> {
   const resources = new Set<TermId>();

@@ -3,8 +3,8 @@
  * LocalService. Evaluation runs synchronously over a store snapshot, batch by batch; results are
  * pulled lazily, so a consumer that stops early stops the evaluation.
  */
-import type { Quad, SolutionRow } from '../rdf/terms.js';
-import type { FetchSettings } from '../net/outbound-http.js';
+import type { Quad, SolutionRow } from '../rdf/index.js';
+import type { FetchSettings } from '../net/index.js';
 
 export interface EngineQueryOptions {
   baseIri?: string;

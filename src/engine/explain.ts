@@ -5,8 +5,8 @@
  * so a query that is not explained pays nothing for it.
  */
 import { performance } from 'node:perf_hooks';
-import { parseQuery } from '../sparql/parse.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { parseQuery } from '../sparql/index.js';
+import type { QuadStore } from '../store/index.js';
 import type { EngineQueryOptions } from './engine-api.js';
 import { unitBatch, type Batch } from './batch.js';
 import type { ExecContext } from './context.js';

@@ -3,11 +3,11 @@
  * Evaluation is synchronous and lazy: rows are computed as the consumer pulls batches, and the
  * snapshot is released when the consumer finishes or stops.
  */
-import type { Algebra } from '../sparql/parse.js';
-import { parseAsTemplate, parseQuery, type ParsedQuery } from '../sparql/parse.js';
-import { withConstants } from '../sparql/query-template.js';
-import type { QuadStore, StoreReader, StoreStatistics } from '../store/quad-store.js';
-import type { Quad, SolutionRow, Term } from '../rdf/terms.js';
+import type { Algebra } from '../sparql/index.js';
+import { parseAsTemplate, parseQuery, type ParsedQuery } from '../sparql/index.js';
+import { withConstants } from '../sparql/index.js';
+import type { QuadStore, StoreReader, StoreStatistics } from '../store/index.js';
+import type { Quad, SolutionRow, Term } from '../rdf/index.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
 import { ExecContext, STORE_DATASET } from './context.js';

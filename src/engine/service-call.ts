@@ -6,17 +6,17 @@
  */
 import { toAst } from '@traqula/algebra-sparql-1-2';
 import { Generator } from '@traqula/generator-sparql-1-2';
-import type { Algebra } from '../sparql/parse.js';
+import type { Algebra } from '../sparql/index.js';
 import { EvaluationError, ProtocolError, QuiverError } from '../errors.js';
-import type { SolutionRow } from '../rdf/terms.js';
-import { parseSparqlResults, resultsFormatOf } from '../formats/results-parser.js';
-import { FetchBudget, fetchOutbound, type ByteLimit } from '../net/outbound-http.js';
+import type { SolutionRow } from '../rdf/index.js';
+import { parseSparqlResults, resultsFormatOf } from '../formats/index.js';
+import { FetchBudget, fetchOutbound, type ByteLimit } from '../net/index.js';
 import type { EngineQueryOptions } from './engine-api.js';
 import { checkLimits, type ExecContext } from './context.js';
 import type { Scope } from './plan/scope.js';
 import type { GraphRef } from './operators/graph-ref.js';
 import { Values } from './operators/values.js';
-import { rowBytes } from '../rdf/term-size.js';
+import { rowBytes } from '../rdf/index.js';
 
 const generator = new Generator();
 

@@ -6,8 +6,8 @@
  * charged to it (ContextLimits.reservedBytes).
  */
 import { ResourceLimitError } from '../errors.js';
-import { parseCostBytes } from '../sparql/parse-cost.js';
-import { checkTextLimits } from '../sparql/text-limits.js';
+import { parseCostBytes } from '../sparql/index.js';
+import { checkTextLimits } from '../sparql/index.js';
 
 /**
  * The share of the parse's peak that its result keeps: the algebra of a text held about a third of

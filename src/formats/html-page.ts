@@ -3,8 +3,8 @@
  * (query text, IRIs, literals, variable names, options) goes through {@link escapeHtml}; the page
  * has no inline script, and its only inline style is a nonce-carrying block.
  */
-import { directionOf, type Term } from '../rdf/terms.js';
-import { XSD, xsd, rdf } from '../rdf/vocabulary.js';
+import { directionOf, type Term } from '../rdf/index.js';
+import { XSD, xsd, rdf } from '../rdf/index.js';
 import { escapeHtml } from './escaping.js';
 import type { HtmlOptions } from './serializer.js';
 import { portableBlankNodeLabel, unsupportedTerm } from './term-syntax.js';

@@ -2,7 +2,7 @@
  * HTML output for both kinds of query: a full page with one results table, or for RDF one table
  * of triples per run of quads in the same graph. The row count and the time taken close the page.
  */
-import type { Quad, SolutionRow, Term } from '../rdf/terms.js';
+import type { Quad, SolutionRow, Term } from '../rdf/index.js';
 import { headerRow, htmlTerm, pageEnd, pageStart, plural, type IriLabeler } from './html-page.js';
 import type { HtmlOptions, QuadsSerializer, SolutionsSerializer, TextSink } from './serializer.js';
 import { sameTerm } from './term-syntax.js';

@@ -9,12 +9,12 @@
  * term has no JSON-LD 1.1 form, so writing one is a {@link SerializationError} naming the formats
  * that carry it.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 import { jsonString } from './escaping.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { portableBlankNodeLabel, sameTerm, tripleTermRefused, unsupportedTerm } from './term-syntax.js';
-import { directionOf } from '../rdf/terms.js';
+import { directionOf } from '../rdf/index.js';
 
 export class JsonLdSerializer implements QuadsSerializer {
   private graph: Term | undefined;

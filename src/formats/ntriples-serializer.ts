@@ -2,7 +2,7 @@
  * N-Triples (https://www.w3.org/TR/n-triples/) and N-Quads (https://www.w3.org/TR/n-quads/):
  * one statement per line, so a batch is one string. N-Triples drops the graph of each quad.
  */
-import type { Quad, Term } from '../rdf/terms.js';
+import type { Quad, Term } from '../rdf/index.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { ntriplesTerm } from './term-syntax.js';
 

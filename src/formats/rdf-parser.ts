@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
-import { factory, type Quad, type Term } from '../rdf/terms.js';
+import { factory, type Quad, type Term } from '../rdf/index.js';
 import { parseableRdfFormat } from './registry.js';
 import type { ParseableRdfFormat } from './serializer.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';

@@ -11,13 +11,13 @@
  * rdf:version="1.2" in scope, which such an element declares for itself, so output without RDF 1.2
  * terms is unchanged.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { RDF, xsd } from '../rdf/vocabulary.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { RDF, xsd } from '../rdf/index.js';
 import { escapeXmlAttribute, escapeXmlText } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { portableBlankNodeLabel, sameTerm, unsupportedTerm } from './term-syntax.js';
-import { directionOf } from '../rdf/terms.js';
+import { directionOf } from '../rdf/index.js';
 
 const NAME_START =
   'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +

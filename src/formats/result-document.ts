@@ -2,7 +2,7 @@
  * A whole (small) result written at once in one format, as UTF-8 bytes: what a query worker sends
  * instead of leaving the writing to the main thread, which then only has to send the bytes.
  */
-import type { Quad, SolutionRow } from '../rdf/terms.js';
+import type { Quad, SolutionRow } from '../rdf/index.js';
 import { createQuadsSerializer, createSolutionsSerializer } from './serializers.js';
 import { StringSink, type RdfFormat, type ResultsFormat } from './serializer.js';
 

@@ -12,7 +12,7 @@ import {
 import { blankNode, directionalLiteral, literal, namedNode, termToString, tripleTerm, typedLiteral } from '../rdf/terms.js';
 import { createSolutionsSerializer } from './serializers.js';
 import { StringSink } from './serializer.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { SolutionRow } from '../rdf/terms.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 

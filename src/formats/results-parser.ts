@@ -9,10 +9,10 @@
  * blank nodes up to renaming. Callers that compare CSV with typed results must first reduce their
  * own terms with {@link csvValueOf}.
  */
-import type { SolutionRow, Term } from '../rdf/terms.js';
+import type { SolutionRow, Term } from '../rdf/index.js';
 import type { Quad_Object } from '@rdfjs/types';
-import { blankNode, directionalLiteral, literal, namedNode, tripleTerm, typedLiteral } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import { blankNode, directionalLiteral, literal, namedNode, tripleTerm, typedLiteral } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 
 export type ParsedResults =
   | { kind: 'bindings'; variables: string[]; rows: SolutionRow[] }

@@ -3,7 +3,7 @@
  * each batch into one text chunk for its sink as the batch arrives, so no serializer ever holds a
  * whole result.
  */
-import type { Quad, SolutionRow } from '../rdf/terms.js';
+import type { Quad, SolutionRow } from '../rdf/index.js';
 
 /** Where serializers put their text. One `write` per batch, so sinks need not coalesce. */
 export interface TextSink {

@@ -5,7 +5,7 @@
  * ASK has no standard CSV/TSV form; we answer the one common in the field (Jena's):
  * a single `_askResult` column.
  */
-import type { SolutionRow, Term } from '../rdf/terms.js';
+import type { SolutionRow, Term } from '../rdf/index.js';
 import { csvField } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
 import { bareNumber, ntriplesTerm, portableBlankNodeLabel, unsupportedTerm } from './term-syntax.js';

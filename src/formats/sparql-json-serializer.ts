@@ -2,8 +2,8 @@
  * SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/), with the
  * SPARQL 1.2 additions: triple terms (`"type":"triple"`) and base directions (`"its:dir"`).
  */
-import { directionOf, type SolutionRow, type Term } from '../rdf/terms.js';
-import { xsd, rdf } from '../rdf/vocabulary.js';
+import { directionOf, type SolutionRow, type Term } from '../rdf/index.js';
+import { xsd, rdf } from '../rdf/index.js';
 import { jsonString } from './escaping.js';
 import type { SolutionsSerializer, TextSink } from './serializer.js';
 import { unsupportedTerm } from './term-syntax.js';

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { blankNode, literal, namedNode } from '../rdf/terms.js';
 import { XSD, xsd } from '../rdf/vocabulary.js';
-import type { SolutionRow } from '../service/sparql-service.js';
+import type { SolutionRow } from '../rdf/terms.js';
 import { createSolutionsSerializer } from './serializers.js';
 import { StringSink, type ResultsFormat } from './serializer.js';
 import { CONTROL_STRING, EX, TRICKY_STRINGS, ex } from './test-fixtures.js';

@@ -3,8 +3,8 @@
  * literals (RDF 1.2 directional ones `"abc"@ar--rtl` too), triple terms `<<( s p o )>>`, blank
  * node labels that are always valid, and the bare numbers Turtle allows.
  */
-import { directionOf, termsEqual, type Term, type Literal } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import { directionOf, termsEqual, type Term, type Literal } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 import { escapeIri, escapeNTriplesString } from './escaping.js';
 import { SerializationError } from './serialization-error.js';
 

@@ -1,6 +1,6 @@
 /** Shared data for the format tests: terms that break naive serializers, and quad comparison. */
-import { blankNode, defaultGraph, factory, literal, namedNode, termKey, tripleTerm, type Literal, type Quad, type Term } from '../rdf/terms.js';
-import { xsd } from '../rdf/vocabulary.js';
+import { blankNode, defaultGraph, factory, literal, namedNode, termKey, tripleTerm, type Literal, type Quad, type Term } from '../rdf/index.js';
+import { xsd } from '../rdf/index.js';
 
 export const EX = 'http://example.org/';
 export const ex = (local: string) => namedNode(EX + local);

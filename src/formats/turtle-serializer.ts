@@ -5,8 +5,8 @@
  * statement stays open between batches (the next quad may continue it) and is closed by `end()`.
  * Turtle has no graphs: it writes every quad as a triple.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { rdf } from '../rdf/vocabulary.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { rdf } from '../rdf/index.js';
 import type { QuadsSerializer, TextSink } from './serializer.js';
 import { bareTurtleLiteral, ntriplesLiteral, portableBlankNodeLabel, sameTerm, unsupportedTerm } from './term-syntax.js';
 import { TurtleIriWriter } from './turtle-prefixes.js';

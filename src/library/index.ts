@@ -7,9 +7,9 @@ export { openQuiver, QuiverStore } from './quiver-store.js';
 export type { CallOptions, DumpOptions, LoadOptions, OpenOptions, QueryOptions, UpdateOptions } from './quiver-store.js';
 export type { AskAnswer, Bindings, QuadsAnswer, QueryAnswer, SelectAnswer } from './query-answers.js';
 export { serveStore, type ServeOptions, type RunningEndpoint } from './serve-store.js';
-export type { PlanNode, QueryExplanation } from '../service/sparql-service.js';
-export type { InlineQueriesMode } from '../service/local-service.js';
-export type { GraphChanges, UpdateSummary } from '../engine/update/update-summary.js';
+export type { PlanNode, QueryExplanation } from '../service/index.js';
+export type { InlineQueriesMode } from '../service/index.js';
+export type { GraphChanges, UpdateSummary } from '../engine/index.js';
 export {
   CancelledError,
   EvaluationError,

@@ -5,7 +5,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
-import type { QuadPattern } from '../store/term-pattern-scan.js';
+import type { QuadPattern } from '../store/index.js';
 
 export type TermPattern = RDF.Term | null | undefined;
 

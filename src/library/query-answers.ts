@@ -4,7 +4,7 @@
  * evaluation (breaking out of the loop stops it), with `toArray()` for when the whole answer fits.
  */
 import type * as RDF from '@rdfjs/types';
-import type { QueryResult } from '../service/sparql-service.js';
+import type { QueryResult } from '../service/index.js';
 
 /** One solution: each bound variable's term, by the variable's name (unbound ones are absent). */
 export type Bindings = Record<string, RDF.Term>;

@@ -3,8 +3,8 @@
  * Protocol, the pages) in front of a store the program has open. Closing the endpoint leaves the
  * store open; the program closes it when it is done with it.
  */
-import { buildServer } from '../server/app.js';
-import type { ServerConfig } from '../server/config.js';
+import { buildServer } from '../server/index.js';
+import type { ServerConfig } from '../server/index.js';
 import type { QuiverStore } from './quiver-store.js';
 
 export interface ServeOptions extends ServerConfig {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
-import type { SparqlService } from '../service/sparql-service.js';
+import type { SparqlService } from '../service/index.js';
 import { registerAccessGuard } from './access-guard.js';
 import { resolveServerConfig, type ResolvedServerConfig, type ServerConfig } from './config.js';
 import { registerCors } from './cors.js';

@@ -5,7 +5,7 @@
  * (bench/RESULTS-LOG.md, eighth session); this needs only a flag and the service's one or two listeners.
  */
 import type { ServerResponse } from 'node:http';
-import type { CancelSignal } from '../service/sparql-service.js';
+import type { CancelSignal } from '../service/index.js';
 
 export class ClientGone implements CancelSignal {
   aborted = false;

@@ -3,9 +3,9 @@
  * description in its format, anyone else the service description in Turtle.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StringSink } from '../formats/serializer.js';
-import type { RdfFormat } from '../formats/serializer.js';
-import { createQuadsSerializer } from '../formats/serializers.js';
+import { StringSink } from '../formats/index.js';
+import type { RdfFormat } from '../formats/index.js';
+import { createQuadsSerializer } from '../formats/index.js';
 import { HttpError } from './http-error.js';
 import { negotiate, prefersHtml } from './negotiation.js';
 import { varyOnAccept } from './query-handler.js';

@@ -16,8 +16,8 @@ import {
   TimeoutError,
 } from '../errors.js';
 import { HttpError } from './http-error.js';
-import { SerializationError } from '../formats/serialization-error.js';
-import { RemoteEndpointError, RemoteTimeoutError } from '../service/remote-errors.js';
+import { SerializationError } from '../formats/index.js';
+import { RemoteEndpointError, RemoteTimeoutError } from '../service/index.js';
 import { escapeHtml, htmlPage } from './html.js';
 
 export type ErrorFormat = 'text' | 'html' | 'json' | 'xml';

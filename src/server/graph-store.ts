@@ -11,9 +11,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
-import { parseableRdfFormat } from '../formats/registry.js';
-import { iriSyntaxError } from '../rdf/iri-syntax.js';
-import type { GraphDocument, GraphName, SparqlService } from '../service/sparql-service.js';
+import { parseableRdfFormat } from '../formats/index.js';
+import { iriSyntaxError } from '../rdf/index.js';
+import type { GraphDocument, GraphName, SparqlService } from '../service/index.js';
 import { answerOptions } from './cors.js';
 import type { HandlerContext } from './handler-context.js';
 import { HttpError, unsupportedMediaType } from './http-error.js';
@@ -25,8 +25,8 @@ import { absoluteUrl, readBody, urlParams, type RequestBody } from './request-co
 import { isMultipart, parseMultipart } from './multipart.js';
 import { prepareResult, serializeResult } from './result-body.js';
 import { RDF_FORMATS, contentTypeOf, type ResultFormat } from './result-formats.js';
-import { factory, type Quad } from '../rdf/terms.js';
-import type { QueryResult, SolutionRow } from '../service/sparql-service.js';
+import { factory, type Quad } from '../rdf/index.js';
+import type { QueryResult, SolutionRow } from '../service/index.js';
 
 const ALLOW = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 const GRAPH_VOCABULARY = {

@@ -1,5 +1,5 @@
 /** What every request handler needs: the service, the configuration and the mounted paths. */
-import type { SparqlService } from '../service/sparql-service.js';
+import type { SparqlService } from '../service/index.js';
 import type { ResolvedServerConfig } from './config.js';
 
 export interface EndpointPaths {

@@ -4,7 +4,7 @@
  * whole answer in JSON for clients that ask for application/json.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceHealth, SparqlService } from '../service/sparql-service.js';
+import type { ServiceHealth, SparqlService } from '../service/index.js';
 import { qualityOf, parseAccept } from './media-type.js';
 
 /** What a service without a health check is taken to be: it answers, so it is up. */

@@ -1,6 +1,6 @@
 /** Pieces shared by every HTML response: escaping, the Content-Security-Policy, the page frame. */
 import { createHash } from 'node:crypto';
-import { RESULT_PAGE_STYLE } from '../formats/html-page.js';
+import { RESULT_PAGE_STYLE } from '../formats/index.js';
 
 export const PAGE_STYLE = `
   body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; color: #222; }

@@ -5,7 +5,7 @@
  * number of series stays bounded whatever clients send.
  */
 import type { FastifyInstance } from 'fastify';
-import type { RemoteHealth, RemoteRequestCounts, ServiceHealth, ServiceMetrics, SparqlService } from '../service/sparql-service.js';
+import type { RemoteHealth, RemoteRequestCounts, ServiceHealth, ServiceMetrics, SparqlService } from '../service/index.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 

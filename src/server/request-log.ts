@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { QueryRequest, QueryResult, SparqlService, UpdateRequest } from '../service/sparql-service.js';
+import type { QueryRequest, QueryResult, SparqlService, UpdateRequest } from '../service/index.js';
 
 export interface RequestLogEntry {
   /** ISO 8601, when the response was finished. */

@@ -3,11 +3,11 @@
  * consumer (Fastify piping into the socket) pulls, so a slow client slows evaluation instead of
  * filling memory; returning early (client gone) closes the result's iterator, which stops evaluation.
  */
-import type { QueryResult, SolutionRow } from '../service/sparql-service.js';
-import type { Quad } from '../rdf/terms.js';
-import type { HtmlOptions, TextSink } from '../formats/serializer.js';
-import { createQuadsSerializer, createSolutionsSerializer } from '../formats/serializers.js';
-import type { RdfFormat, ResultsFormat } from '../formats/serializer.js';
+import type { QueryResult, SolutionRow } from '../service/index.js';
+import type { Quad } from '../rdf/index.js';
+import type { HtmlOptions, TextSink } from '../formats/index.js';
+import { createQuadsSerializer, createSolutionsSerializer } from '../formats/index.js';
+import type { RdfFormat, ResultsFormat } from '../formats/index.js';
 
 /** Collects what a serializer writes for one batch. */
 class ChunkSink implements TextSink {

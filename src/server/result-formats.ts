@@ -3,7 +3,7 @@
  * result, under which `output` names and media types. Order is preference: the first is the
  * default, and it wins ties between equally acceptable formats.
  */
-import { RDF_FORMATS as RDF_REGISTRY, RESULTS_FORMATS, type FormatInfo } from '../formats/registry.js';
+import { RDF_FORMATS as RDF_REGISTRY, RESULTS_FORMATS, type FormatInfo } from '../formats/index.js';
 import { BoundedMap } from '../bounded-map.js';
 import { negotiate, type Candidate, type OutputVocabulary } from './negotiation.js';
 

@@ -2,10 +2,10 @@
  * The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/) of the
  * three endpoints, as RDF quads for the formats layer. It states only what is true of this server.
  */
-import type { Quad, Term } from '../rdf/terms.js';
-import { blankNode, defaultGraph, factory, literal, namedNode } from '../rdf/terms.js';
-import { rdf, xsd } from '../rdf/vocabulary.js';
-import type { ServiceDescriptionData } from '../service/sparql-service.js';
+import type { Quad, Term } from '../rdf/index.js';
+import { blankNode, defaultGraph, factory, literal, namedNode } from '../rdf/index.js';
+import { rdf, xsd } from '../rdf/index.js';
+import type { ServiceDescriptionData } from '../service/index.js';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const VOID = 'http://rdfs.org/ns/void#';

@@ -10,7 +10,7 @@
  * (writers beside the server, such as `quiver load`, are not seen otherwise). Typing never waits for it.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SparqlService } from '../service/sparql-service.js';
+import type { SparqlService } from '../service/index.js';
 import { KNOWN_PREFIXES } from './page-examples.js';
 
 export interface VocabularyTerm {

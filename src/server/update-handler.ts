@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolError } from '../errors.js';
 import type { ProtocolParams } from './protocol-params.js';
 import { parseAccept } from './media-type.js';
-import type { UpdateSummary } from '../engine/update/update-summary.js';
+import type { UpdateSummary } from '../service/index.js';
 import { absoluteUrl, timeoutMs } from './request-context.js';
 import { ClientGone } from './client-gone.js';
 import type { HandlerContext } from './handler-context.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deserializeError, serializeError } from './error-transport.js';
-import { EvaluationError, OverloadedError, ResourceLimitError, SyntaxError, TimeoutError } from '../errors.js';
+import { EvaluationError, OverloadedError, ResourceLimitError, StorageFullError, SyntaxError, TimeoutError } from '../errors.js';
 
 /** What the main thread sees of an error thrown in a worker (structured clone in between). */
 function acrossThreads(error: unknown): Error {
@@ -27,4 +27,10 @@ test('foreign errors become evaluation errors, even a native SyntaxError', () =>
   assert.ok(fromLibrary instanceof EvaluationError);
   assert.equal(fromLibrary.message, 'Unexpected token } in JSON');
   assert.ok(acrossThreads('a thrown string') instanceof EvaluationError);
+});
+
+test('a full store crosses from the writer thread as itself', () => {
+  const rebuilt = deserializeError(serializeError(new StorageFullError('the disk of the store is full')));
+  assert.ok(rebuilt instanceof StorageFullError);
+  assert.equal(rebuilt.message, 'the disk of the store is full');
 });

@@ -7,10 +7,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { CancelledError, TimeoutError } from '../errors.js';
-import { parseRdf } from '../formats/rdf-parser.js';
-import { namedNode, type Quad } from '../rdf/terms.js';
-import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/quad-store.js';
-import { patternOfKeys, removeMatching } from '../store/term-pattern-scan.js';
+import { parseRdf } from '../formats/index.js';
+import { namedNode, type Quad } from '../rdf/index.js';
+import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../store/index.js';
+import { patternOfKeys, removeMatching } from '../store/index.js';
 import type { GraphWriteResult } from './sparql-service.js';
 import type { GraphStoreMessage, RdfFile } from './worker-messages.js';
 

@@ -4,11 +4,11 @@
  * that cost more than such a query itself, and it is bounded — past its budget the evaluation is
  * dropped (nothing has been sent yet) and the caller runs the query on a worker instead.
  */
-import { runQuery } from '../engine/query-engine.js';
+import { runQuery } from '../engine/index.js';
 import { TimeoutError } from '../errors.js';
-import { parseQuery } from '../sparql/parse.js';
-import type { Quad } from '../rdf/terms.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { parseQuery } from '../sparql/index.js';
+import type { Quad } from '../rdf/index.js';
+import type { QuadStore } from '../store/index.js';
 import type { QueryJobSpec } from './query-job.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
 import { keepQueryGarbageYoung } from './young-generation.js';

@@ -7,13 +7,13 @@
  * (inline-query.ts): for those, handing the query to a worker and the answer back costs more than
  * the query.
  */
-import type { UpdateSummary } from '../engine/update/update-summary.js';
+import type { UpdateSummary } from '../engine/index.js';
 import { readdir, stat } from 'node:fs/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../store/lmdb-store.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { openStore } from '../store/index.js';
+import type { QuadStore } from '../store/index.js';
 import { CancelledError, OverloadedError, ResourceLimitError } from '../errors.js';
 import { QueryPool, type QueryLoad } from './query-pool.js';
 import type { QueryJobSpec } from './query-job.js';
@@ -28,10 +28,10 @@ import { MemoryAdmission } from './memory-admission.js';
 import { residentBytes } from './resident-memory.js';
 import { releaseGarbageNow } from './heap-release.js';
 import { queryReservation, workerHeapLimitMb } from './worker-heap.js';
-import { namedNode, type Quad } from '../rdf/terms.js';
-import { keyedPattern, matchingQuads, type KeyedPattern, type QuadPattern } from '../store/term-pattern-scan.js';
+import { namedNode, type Quad } from '../rdf/index.js';
+import { keyedPattern, matchingQuads, type KeyedPattern, type QuadPattern } from '../store/index.js';
 import { BoundedMap } from '../bounded-map.js';
-import type { FetchSettings } from '../net/outbound-http.js';
+import type { FetchSettings } from '../net/index.js';
 import type {
   GraphDocument,
   GraphName,

@@ -13,7 +13,7 @@
  * counts as cheap.
  */
 import { BoundedMap } from '../bounded-map.js';
-import { MAX_TEMPLATE_TEXT_LENGTH, templateOf } from '../sparql/query-template.js';
+import { MAX_TEMPLATE_TEXT_LENGTH, templateOf } from '../sparql/index.js';
 
 /** Shapes whose estimate is below this many milliseconds are cheap. */
 export const CHEAP_QUERY_MS = 1;

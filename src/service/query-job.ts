@@ -4,7 +4,7 @@
  * can end early (time limit, aborted signal, consumer gone) into one `stop(reason)`.
  */
 import { CancelledError, TimeoutError, type QuiverError } from '../errors.js';
-import type { Quad } from '../rdf/terms.js';
+import type { Quad } from '../rdf/index.js';
 import { BatchStream } from './batch-stream.js';
 import { deserializeError } from './error-transport.js';
 import type { CancelSignal, DocumentFormat, DocumentFormats, QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';

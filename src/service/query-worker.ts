@@ -4,17 +4,17 @@
  * blocks (see flow-control.ts) rather than run ahead of a slow consumer.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../store/lmdb-store.js';
-import { runQuery } from '../engine/query-engine.js';
-import { explainQuery } from '../engine/explain.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { openStore } from '../store/index.js';
+import { runQuery } from '../engine/index.js';
+import { explainQuery } from '../engine/index.js';
+import type { QuadStore } from '../store/index.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
 import { TermTableEncoder } from './term-table.js';
-import { isDocumentFormat, quadsDocument, solutionsDocument } from '../formats/result-document.js';
+import { isDocumentFormat, quadsDocument, solutionsDocument } from '../formats/index.js';
 import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead, RunQueryMessage } from './worker-messages.js';
 import type { SolutionRow } from './sparql-service.js';
-import type { Quad } from '../rdf/terms.js';
+import type { Quad } from '../rdf/index.js';
 import { keepQueryGarbageYoung } from './young-generation.js';
 import { releaseGarbageAfterJob } from './heap-release.js';
 

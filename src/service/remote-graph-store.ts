@@ -7,9 +7,9 @@
  * does) sees them as absent, and the default graph always exists (on Virtuoso it is the union of
  * all graphs, so GET ?default shows every triple).
  */
-import { parseRdf } from '../formats/rdf-parser.js';
-import { ntriplesTerm } from '../formats/term-syntax.js';
-import { namedNode, type Quad } from '../rdf/terms.js';
+import { parseRdf } from '../formats/index.js';
+import { ntriplesTerm } from '../formats/index.js';
+import { namedNode, type Quad } from '../rdf/index.js';
 import type { GraphDocument, GraphName, GraphWriteResult, QueryResult, RequestLimits, SparqlService } from './sparql-service.js';
 
 export class RemoteGraphStore {

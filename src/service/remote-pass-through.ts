@@ -5,7 +5,7 @@
  * answer until its last byte and sending it again (store and forward). The same answer can still be
  * read as rows instead, when the client wants another format: whichever is taken first wins.
  */
-import { ResultsFormatError, streamSparqlResults } from '../formats/results-parser.js';
+import { ResultsFormatError, streamSparqlResults } from '../formats/index.js';
 import type { RemoteExchange } from './remote-endpoint.js';
 import { TypedLiteralRespeller } from './remote-typed-literals.js';
 import type { ResultDocument, SolutionRow } from './sparql-service.js';

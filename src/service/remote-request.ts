@@ -4,7 +4,7 @@
  * round trip, and the query form tells which result formats to ask the remote for.
  */
 import { ProtocolError } from '../errors.js';
-import { parseQueryShape, parseUpdate, type Algebra } from '../sparql/parse.js';
+import { parseQueryShape, parseUpdate, type Algebra } from '../sparql/index.js';
 import type { QueryRequest, UpdateRequest } from './sparql-service.js';
 
 export type QueryForm = 'select' | 'ask' | 'construct' | 'describe';

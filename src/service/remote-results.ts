@@ -7,10 +7,10 @@
  * JSON): several times faster than the incremental reader, and small enough to hold anyway.
  */
 import { Readable } from 'node:stream';
-import { parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/results-parser.js';
-import { parseRdf } from '../formats/rdf-parser.js';
-import { formatForMediaType, parseableRdfFormat } from '../formats/registry.js';
-import type { Quad, Term } from '../rdf/terms.js';
+import { parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/index.js';
+import { parseRdf } from '../formats/index.js';
+import { formatForMediaType, parseableRdfFormat } from '../formats/index.js';
+import type { Quad, Term } from '../rdf/index.js';
 import type { RemoteExchange, RemoteResponse } from './remote-endpoint.js';
 import { RemoteEndpointError } from './remote-errors.js';
 import { headVariables, passedOnJson, ReadAheadBody, withoutByteOrderMark } from './remote-pass-through.js';

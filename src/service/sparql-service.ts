@@ -2,9 +2,10 @@
  * The one interface the HTTP layer talks to. LocalService runs requests on the embedded store
  * (in worker threads); RemoteService forwards them to another SPARQL 1.1 endpoint.
  */
-import type { UpdateSummary } from '../engine/update/update-summary.js';
-import type { Quad, SolutionRow } from '../rdf/terms.js';
-import type { PlanNode, QueryExplanation } from '../engine/explain.js';
+import type { UpdateSummary } from '../engine/index.js';
+export type { GraphChanges, UpdateSummary } from '../engine/index.js';
+import type { Quad, SolutionRow } from '../rdf/index.js';
+import type { PlanNode, QueryExplanation } from '../engine/index.js';
 
 export type { PlanNode, QueryExplanation, SolutionRow };
 

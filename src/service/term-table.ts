@@ -4,8 +4,8 @@
  * per query, via a table both sides grow in step) and a flat Uint32Array of table indexes, whose
  * buffer is transferred rather than copied. Index 0 stands for "unbound".
  */
-import { termFromKey, termKey, factory } from '../rdf/terms.js';
-import type { Quad, Term } from '../rdf/terms.js';
+import { termFromKey, termKey, factory } from '../rdf/index.js';
+import type { Quad, Term } from '../rdf/index.js';
 import type { SolutionRow } from './sparql-service.js';
 
 export interface EncodedBatch {

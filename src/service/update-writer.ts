@@ -20,13 +20,13 @@
 import { rm } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { CancelledError, EvaluationError, OverloadedError, StorageFullError, TimeoutError, type QuiverError } from '../errors.js';
-import { hasRoomToWrite } from '../store/storage-full.js';
+import { hasRoomToWrite } from '../store/index.js';
 import { deserializeError } from './error-transport.js';
 import { createControlBlock, requestCancel, resetControl, type ControlBlock } from './flow-control.js';
 import type { CancelSignal } from './sparql-service.js';
 import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';
 import { startWorker, waitForReply } from './worker-startup.js';
-import type { UpdateSummary } from '../engine/update/update-summary.js';
+import type { UpdateSummary } from '../engine/index.js';
 
 export type UpdateJobSpec = Omit<RunUpdateMessage, 'type' | 'jobId'> & { signal?: CancelSignal };
 export type GraphStoreJobSpec = Omit<GraphStoreMessage, 'type' | 'jobId'> & { signal?: CancelSignal };

@@ -11,8 +11,8 @@ import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
 import type { EncodedBatch } from './term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
-import type { FetchSettings } from '../net/outbound-http.js';
-import type { KeyedPattern } from '../store/term-pattern-scan.js';
+import type { FetchSettings } from '../net/index.js';
+import type { KeyedPattern } from '../store/index.js';
 
 export type ResultHead = { kind: 'bindings'; variables: string[] } | { kind: 'quads'; prefixes: Record<string, string> };
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createLocalService, type LocalService } from './local-service.js';
 import { openStore } from '../store/lmdb-store.js';
 import { checkStoreConsistency } from '../store/consistency-check.js';
-import { loadFile } from '../cli/load/file-loader.js';
+import { loadFile } from '../loader/file-loader.js';
 import { CancelledError, TimeoutError } from '../errors.js';
 
 const EX = 'http://example.org/';

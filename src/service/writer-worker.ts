@@ -6,12 +6,12 @@
  * before its update's turn (prepareJob), so a slow document holds up no other write.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../store/lmdb-store.js';
-import { applyUpdate, hasLoad, prepareUpdate, type PreparedUpdate } from '../engine/update/update-executor.js';
-import type { EngineUpdateOptions } from '../engine/engine-api.js';
+import { openStore } from '../store/index.js';
+import { applyUpdate, hasLoad, prepareUpdate, type PreparedUpdate } from '../engine/index.js';
+import type { EngineUpdateOptions } from '../engine/index.js';
 import { EvaluationError } from '../errors.js';
 import { Semaphore } from './semaphore.js';
-import type { QuadStore } from '../store/quad-store.js';
+import type { QuadStore } from '../store/index.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested } from './flow-control.js';
 import type { GraphStoreMessage, RunUpdateMessage, WriterReply, WriterRequest, WriterWorkerData } from './worker-messages.js';

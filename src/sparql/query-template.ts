@@ -12,8 +12,8 @@
  * separator): such queries are parsed whole.
  */
 import type { Algebra } from '@traqula/algebra-transformations-1-2';
-import { isAbsoluteIri } from '../rdf/iri-syntax.js';
-import { factory, type Literal, type Term } from '../rdf/terms.js';
+import { isAbsoluteIri } from '../rdf/index.js';
+import { factory, type Literal, type Term } from '../rdf/index.js';
 
 const MARK = 'x-quiver-param';
 const INTEGER_MARK = '97777777777';

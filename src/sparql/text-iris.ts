@@ -14,7 +14,7 @@
 import { Parser } from '@traqula/parser-sparql-1-2';
 import { AstFactory } from '@traqula/rules-sparql-1-2';
 import { SyntaxError } from '../errors.js';
-import { iriReferenceError } from '../rdf/iri-syntax.js';
+import { iriReferenceError } from '../rdf/index.js';
 import { positionOfOffset } from './text-position.js';
 
 /** Returns the parsed tree when every IRI in it is valid; throws a SyntaxError naming the first that is not. */

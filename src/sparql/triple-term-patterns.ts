@@ -9,7 +9,7 @@
  * instantiated per solution.
  */
 import type * as RDF from '@rdfjs/types';
-import { factory } from '../rdf/terms.js';
+import { factory } from '../rdf/index.js';
 import type { Algebra } from '@traqula/algebra-transformations-1-2';
 
 /** Prefix of the fresh variables: not a name a query can write (SPARQL names cannot hold '.'). */

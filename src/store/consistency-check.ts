@@ -7,7 +7,7 @@
  * Reads one snapshot through its own read-only LMDB handle; the store may be open elsewhere.
  */
 import { open } from 'lmdb';
-import { termFromKey } from '../rdf/terms.js';
+import { termFromKey } from '../rdf/index.js';
 import { DEFAULT_GRAPH_ID, FIRST_TERM_ID } from './quad-store.js';
 import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, type IndexLayout } from './index-layout.js';
 import { dictionaryKeyOf } from './term-dictionary.js';

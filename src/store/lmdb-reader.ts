@@ -3,12 +3,12 @@
  * of the moment it was created for its whole life, whatever commits meanwhile (in this thread, other
  * threads or other processes). The writer reuses all of this with the write transaction instead.
  */
-import type { Term } from '../rdf/terms.js';
+import type { Term } from '../rdf/index.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
 import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
 import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
-import { nativeScansFor, type NativeScans } from './native-scan.js';
+import { nativeScansFor, type NativeScans } from './lmdb-native/native-scan.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
 import { META, readCount, readDataVersion, readMeta, readStatistics } from './statistics.js';
 import type { StoreContext } from './store-context.js';

@@ -11,7 +11,7 @@
  * and SPOG for an older term, once per transaction), and stops being one when a removal leaves no quad
  * with it as subject, which is probed once per term at flush.
  */
-import type { Term } from '../rdf/terms.js';
+import type { Term } from '../rdf/index.js';
 import {
   ANY,
   DEFAULT_GRAPH_ID,

@@ -8,7 +8,7 @@
  * that the store does not hold. Equal IDs mean the same term (RDF term equality) and vice versa,
  * as long as the engine looks a term up in the store before it gives it a query-local ID.
  */
-import type { Term } from '../rdf/terms.js';
+import type { Term } from '../rdf/index.js';
 
 export type TermId = number;
 

@@ -9,7 +9,7 @@
  */
 import { lastKey, type IndexLayout } from './index-layout.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
-import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE, bigEndianWord } from './native-put.js';
+import { NativePuts, PUT_APPEND, PUT_NO_OVERWRITE, bigEndianWord } from './lmdb-native/native-put.js';
 import { compareInOrder, sortedQuadOrder, type QuadBatch } from './sorted-keys.js';
 import { SortedRuns, type EntryReader } from './sorted-runs.js';
 import type { SpilledRuns } from './spilled-runs.js';

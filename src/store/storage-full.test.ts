@@ -2,7 +2,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { StorageFullError } from '../errors.js';
-import { deserializeError, serializeError } from '../service/error-transport.js';
 import { hasRoomToWrite, storageErrorOf } from './storage-full.js';
 
 /** An error as lmdb-js throws it: a plain Error with the errno (or LMDB's code) in `code`. */
@@ -28,11 +27,5 @@ describe('storageErrorOf', () => {
   it('leaves every other error as it is', () => {
     const error = new Error('write transactions do not nest');
     assert.equal(storageErrorOf(error, tmpdir()), error);
-  });
-
-  it('crosses from the writer thread as itself', () => {
-    const rebuilt = deserializeError(serializeError(new StorageFullError('the disk of the store is full')));
-    assert.ok(rebuilt instanceof StorageFullError);
-    assert.equal(rebuilt.message, 'the disk of the store is full');
   });
 });

@@ -6,7 +6,7 @@
  * a look-up in the middle of a query (its hash table is scattered over memory, and two generations
  * of it were kept to bound it); this is an array index.
  */
-import type { Term } from '../rdf/terms.js';
+import type { Term } from '../rdf/index.js';
 import type { TermId } from './quad-store.js';
 
 const SLOT_BITS = 17;

@@ -8,11 +8,11 @@
  * keeps that B-tree shallow. Two terms with the same hash are both kept (a dupsort database: one
  * hash, several IDs); a look-up confirms each candidate against its stored term.
  */
-import { termFromKey, termKey, type Term } from '../rdf/terms.js';
+import { termFromKey, termKey, type Term } from '../rdf/index.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
-import { LITTLE_ENDIAN, NativePuts, PUT_APPEND, bigEndianWord } from './native-put.js';
+import { LITTLE_ENDIAN, NativePuts, PUT_APPEND, bigEndianWord } from './lmdb-native/native-put.js';
 import { SortedRuns } from './sorted-runs.js';
 import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
 import { hashTermKey } from './term-hash.js';

@@ -3,7 +3,7 @@
  * pattern names terms as the store holds them, stored blank nodes included: a blank node read from
  * the store finds the same node again, which SPARQL text cannot say (its blank nodes are variables).
  */
-import { factory, termFromKey, termKey, type Quad, type Term } from '../rdf/terms.js';
+import { factory, termFromKey, termKey, type Quad, type Term } from '../rdf/index.js';
 import { ANY, DEFAULT_GRAPH_ID, type StoreReader, type StoreWriter, type TermId } from './quad-store.js';
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { rdfFormatForFileName } from '../../src/formats/rdf-parser.js';
 import { openStore } from '../../src/store/lmdb-store.js';
 import type { QuadStore } from '../../src/store/quad-store.js';
-import { loadFile } from '../../src/cli/load/file-loader.js';
+import { loadFile } from '../../src/loader/file-loader.js';
 import { dumpStore, type DumpFormat } from '../../src/cli/dump-command.js';
 import { datasetRows, fixture, removeDirectory, runCli, sameDataset, temporaryDirectory } from './load-helpers.js';
 

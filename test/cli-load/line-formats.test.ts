@@ -13,7 +13,7 @@ import { Parser } from 'n3';
 import { factory, termKey, type Term } from '../../src/rdf/terms.js';
 import { openStore } from '../../src/store/lmdb-store.js';
 import type { QuadStore } from '../../src/store/quad-store.js';
-import { loadFile } from '../../src/cli/load/file-loader.js';
+import { loadFile } from '../../src/loader/file-loader.js';
 import { datasetRows, removeDirectory, temporaryDirectory } from './load-helpers.js';
 
 /** A few MiB of N-Quads: the long literal spans several of the reader's 1 MiB chunks. */

@@ -7,7 +7,7 @@ import { parseRdf, rdfFormatForFileName } from '../../src/formats/rdf-parser.js'
 import { namedNode, type Quad } from '../../src/rdf/terms.js';
 import { openStore } from '../../src/store/lmdb-store.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from '../../src/store/quad-store.js';
-import { loadFile, LoadSyntaxError } from '../../src/cli/load/file-loader.js';
+import { loadFile, LoadSyntaxError } from '../../src/loader/file-loader.js';
 import { datasetRows, fixture, removeDirectory, runCli, sameDataset, temporaryDirectory, withStore } from './load-helpers.js';
 
 const FORMAT_FIXTURES = ['people.ttl', 'people.trig', 'people.nt', 'people.nq', 'people.rdf', 'people.jsonld'];

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import * as oxigraph from 'oxigraph';
 import { openStore } from '../../src/store/lmdb-store.js';
-import { loadFile } from '../../src/cli/load/file-loader.js';
+import { loadFile } from '../../src/loader/file-loader.js';
 import { runQuery } from '../../src/engine/query-engine.js';
 import type { EngineQueryOptions } from '../../src/engine/engine-api.js';
 import type { QuadStore } from '../../src/store/quad-store.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/lmdb-store.js';
 import { checkStoreConsistency } from '../../src/store/consistency-check.js';
-import { loadFile } from '../../src/cli/load/file-loader.js';
+import { loadFile } from '../../src/loader/file-loader.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { postUpdate, selectRows } from './sparql-client.js';
 

@@ -3,8 +3,8 @@
  * IDs only here, where a value is needed. An evaluation error (type error, unbound variable) is
  * an ExpressionError: FILTER treats it as false, BIND leaves the variable unbound.
  */
-import type { Algebra } from '../../sparql/parse.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Algebra } from '../../sparql/index.js';
+import type { Term } from '../../rdf/index.js';
 import { Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import type { Operator } from '../operators/operator.js';

@@ -3,7 +3,7 @@
  * table restricted to the types SPARQL names, plus xsd:date, xsd:time and the types derived
  * from xsd:integer. Casting a value the table does not allow, or an invalid lexical form, is an error.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { Decimal } from './decimal.js';
 import { numberToXPathString, numericLiteral, toDecimal, toDouble } from './numeric.js';

@@ -2,7 +2,7 @@
  * Equality and order of RDF terms: the '=' and '<' families of operators (SPARQL 1.1 sections
  * 17.3 and 17.4.1.7), and the total order ORDER BY needs (section 15.1).
  */
-import { compareTripleTerms, directionOf, orderRank, sameParts, type Literal, type Term } from '../../rdf/terms.js';
+import { compareTripleTerms, directionOf, orderRank, sameParts, type Literal, type Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { compareNumeric } from './numeric.js';
 import { compareDurations, compareTemporal, compareTemporalTotal, durationsEqual } from './temporal.js';

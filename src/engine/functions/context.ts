@@ -1,5 +1,5 @@
 /** What every function may rely on, and how a function reports that its value is "error". */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 
 /**
  * A type error or an invalid argument: the SPARQL value "error". FILTER treats it as false,

@@ -2,7 +2,7 @@
  * Date and time accessors (SPARQL 1.1 section 17.4.5). The spec defines them on xsd:dateTime; we
  * also accept xsd:date for the date parts and xsd:time for the time parts, as XPath does.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { Decimal } from './decimal.js';
 import { numericLiteral } from './numeric.js';

@@ -1,5 +1,5 @@
 /** Effective boolean value (SPARQL 1.1 section 17.2.2), used by FILTER, &&, ||, ! and IF. */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { numericTypeOf, xsd } from './xsd-types.js';
 import { FALSE, TRUE, describe, literalValue, numericIsTrue } from './values.js';

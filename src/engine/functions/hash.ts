@@ -1,6 +1,6 @@
 /** MD5, SHA1, SHA256, SHA384, SHA512 of a simple literal's UTF-8 bytes, as lowercase hex. */
 import { createHash } from 'node:crypto';
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { simpleLiteralArgument } from './strings.js';
 import { simpleLiteral } from './values.js';
 

@@ -3,7 +3,7 @@
  * hasLANG, hasLANGDIR and STRLANGDIR. LANG, STRLANG and DATATYPE live with the other term
  * accessors (term-functions.ts).
  */
-import { directionOf, type Direction, type Term } from '../../rdf/terms.js';
+import { directionOf, type Direction, type Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { simpleLiteralArgument } from './strings.js';
 import { booleanLiteral, describe, languageLiteral, simpleLiteral } from './values.js';

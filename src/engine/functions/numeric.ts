@@ -3,7 +3,7 @@
  * decimal arithmetic, IEEE arithmetic for float and double, canonical lexical forms, and the
  * SPARQL numeric functions (ABS, ROUND, CEIL, FLOOR, RAND).
  */
-import type { Literal, Term } from '../../rdf/terms.js';
+import type { Literal, Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { Decimal } from './decimal.js';
 import { NUMERIC_TYPE_IRI, type NumericType } from './xsd-types.js';

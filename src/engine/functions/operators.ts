@@ -3,7 +3,7 @@
  * unary + and -, + - * / (+ and - also on dates, times and durations: temporal-arithmetic.ts), and
  * the comparisons. && and || short-circuit, so the evaluator does them.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { compareValues, rdfTermEqual } from './compare.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';

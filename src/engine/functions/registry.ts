@@ -2,7 +2,7 @@
  * The function table: every operator and function name the evaluator may call, with its arity.
  * Names are Traqula's operator names (lowercase keywords and operator symbols) or function IRIs.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { ExpressionError, type FunctionContext } from './context.js';
 import { castFunction, isCastFunction } from './casts.js';
 import { dateTimeFunctions } from './datetime.js';

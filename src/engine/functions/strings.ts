@@ -3,7 +3,7 @@
  * xsd:string and language-tagged literals), count in Unicode code points, and keep the language
  * tag or datatype of their first argument where the spec says the result is "of the same kind".
  */
-import { directionOf, type Direction, type Literal, type Term } from '../../rdf/terms.js';
+import { directionOf, type Direction, type Literal, type Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { compileRegex, replaceAll } from './regex.js';
 import { toDouble } from './numeric.js';

@@ -7,7 +7,7 @@
  * A value without a time zone is read on the time line as if it were UTC, as comparisons do
  * (temporal.ts); results keep the time zone of their date/time operand.
  */
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { Decimal } from './decimal.js';
 import { civilFromDays, daysFromCivil, daysInMonth, timezoneLexical, type DurationValue, type TemporalValue } from './temporal.js';

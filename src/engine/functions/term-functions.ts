@@ -3,9 +3,9 @@
  * DATATYPE, which is rdf:dirLangString for a literal with a base direction), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
 import { randomUUID } from 'node:crypto';
-import { directionOf, factory, termsEqual, type Term } from '../../rdf/terms.js';
+import { directionOf, factory, termsEqual, type Term } from '../../rdf/index.js';
 import { ExpressionError, type FunctionContext } from './context.js';
-import { iriReferenceError, iriSyntaxError } from '../../rdf/iri-syntax.js';
+import { iriReferenceError, iriSyntaxError } from '../../rdf/index.js';
 import { resolveIri } from './iri.js';
 import { LANGUAGE_TAG } from './language-functions.js';
 import { simpleLiteralArgument } from './strings.js';

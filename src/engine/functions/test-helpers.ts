@@ -1,6 +1,6 @@
 /** Shorthands for the function library's tests: build terms, call functions, print results. */
-import { blankNode, literal, namedNode, termToString, type Term } from '../../rdf/terms.js';
-import { XSD } from '../../rdf/vocabulary.js';
+import { blankNode, literal, namedNode, termToString, type Term } from '../../rdf/index.js';
+import { XSD } from '../../rdf/index.js';
 import { callFunction, type FunctionContext } from './index.js';
 
 export const XSD_NS = XSD;

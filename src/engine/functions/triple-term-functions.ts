@@ -4,7 +4,7 @@
  * predicate an IRI, its object any term (another triple term too); anything else is an error.
  */
 import type { BaseQuad, Quad_Object } from '@rdfjs/types';
-import { factory, type Term } from '../../rdf/terms.js';
+import { factory, type Term } from '../../rdf/index.js';
 import { ExpressionError } from './context.js';
 import { booleanLiteral, describe } from './values.js';
 

@@ -2,7 +2,7 @@
  * The value layer: what a literal means, parsed once per term object and cached, so that hot
  * comparisons and arithmetic do not re-parse lexical forms. Also the constructors of result terms.
  */
-import { directionalLiteral, directionOf, factory, type Direction, type Literal, type NamedNode, type Term } from '../../rdf/terms.js';
+import { directionalLiteral, directionOf, factory, type Direction, type Literal, type NamedNode, type Term } from '../../rdf/index.js';
 import { Decimal } from './decimal.js';
 import {
   DURATION_DATATYPES,

@@ -3,7 +3,7 @@
  * Types derived from xsd:integer (xsd:int, xsd:byte, xsd:nonNegativeInteger...) all behave as
  * xsd:integer in arithmetic, but their literals must respect the type's range to be valid.
  */
-import { XSD, xsd, rdf } from '../../rdf/vocabulary.js';
+import { XSD, xsd, rdf } from '../../rdf/index.js';
 
 export { xsd, rdf };
 

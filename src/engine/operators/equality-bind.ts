@@ -11,7 +11,7 @@
  */
 import { BatchWriter, type Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { Operator, slotLabel } from './operator.js';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';

@@ -6,7 +6,7 @@
  */
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE } from '../../store/index.js';
 import { Operator, slotLabel, union } from './operator.js';
 
 export class GraphEnumerate extends Operator {

@@ -2,7 +2,7 @@
  * Where a pattern looks for its quads: the dataset's default graph, one named graph, or the named
  * graph a variable binds (GRAPH ?g). Resolving it per solution gives the graph IDs to scan.
  */
-import { ANY, QUERY_LOCAL_ID_BASE, UNBOUND, type TermId } from '../../store/quad-store.js';
+import { ANY, QUERY_LOCAL_ID_BASE, UNBOUND, type TermId } from '../../store/index.js';
 import type { ExecContext } from '../context.js';
 
 /** A constant graph keeps its IRI as `label` (`<iri>`) for the plan's details. */

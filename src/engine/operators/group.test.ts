@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../store/lmdb-store.js';
 import type { QuadStore } from '../../store/quad-store.js';
-import type { PlanNode } from '../../service/sparql-service.js';
+import type { PlanNode } from '../explain.js';
 import { runQuery, runUpdate } from '../query-engine.js';
 import { explainQuery } from '../explain.js';
 

@@ -8,9 +8,9 @@ import type { ExecContext } from '../context.js';
 import { rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
-import { literal, termKey, typedLiteral, type Term } from '../../rdf/terms.js';
-import { xsd } from '../../rdf/vocabulary.js';
-import { termBytes } from '../../rdf/term-size.js';
+import { literal, termKey, typedLiteral, type Term } from '../../rdf/index.js';
+import { xsd } from '../../rdf/index.js';
+import { termBytes } from '../../rdf/index.js';
 import { Operator, slotLabel, slotList } from './operator.js';
 
 export type AggregatorName = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'sample' | 'group_concat';

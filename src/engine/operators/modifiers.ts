@@ -7,8 +7,8 @@ import type { ExecContext } from '../context.js';
 import { RowBuffer, rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { orderByCompare } from '../functions/index.js';
-import type { Term } from '../../rdf/terms.js';
-import { termBytes } from '../../rdf/term-size.js';
+import type { Term } from '../../rdf/index.js';
+import { termBytes } from '../../rdf/index.js';
 import { Operator, intersection, slotList } from './operator.js';
 
 export interface SortKey {

@@ -15,8 +15,8 @@
  * can never pass its filter. Objects on no axis (IRIs, language strings, booleans, ill-typed or NaN
  * literals) are returned with every range: the filter, not this index, decides about them.
  */
-import type { Literal, Term } from '../../rdf/terms.js';
-import type { StoreReader, TermId } from '../../store/quad-store.js';
+import type { Literal, Term } from '../../rdf/index.js';
+import type { StoreReader, TermId } from '../../store/index.js';
 import { literalValue } from '../functions/values.js';
 import { toDouble } from '../functions/numeric.js';
 

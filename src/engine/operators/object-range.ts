@@ -8,7 +8,7 @@
 import type { Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import type { CompiledExpression } from '../expression/compile-expression.js';
-import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { ExpressionError } from '../functions/index.js';
 import { orderKeyOf, type NumericObjects } from './numeric-objects.js';
 

@@ -9,7 +9,7 @@
  */
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';

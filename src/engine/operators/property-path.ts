@@ -5,7 +5,7 @@
  */
 import { BatchWriter, type Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import { ANY, QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
+import { ANY, QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator } from './operator.js';
 import { type GraphRef, graphsToScan } from './graph-ref.js';
 import type { PatternTerm } from './pattern-scan.js';

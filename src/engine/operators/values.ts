@@ -1,7 +1,7 @@
 /** VALUES: inline solutions, joined into each incoming solution. */
 import { BatchWriter, compatible, mergeInto, type Batch } from '../batch.js';
 import type { ExecContext } from '../context.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Term } from '../../rdf/index.js';
 import { Operator } from './operator.js';
 
 export class Values extends Operator {

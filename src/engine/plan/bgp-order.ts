@@ -4,7 +4,7 @@
  * store's statistics and from counts of the constants' index prefixes.
  */
 import type { ExecContext } from '../context.js';
-import { DEFAULT_GRAPH_ID, QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
+import { DEFAULT_GRAPH_ID, QUERY_LOCAL_ID_BASE } from '../../store/index.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
 import { PatternCounts } from './pattern-counts.js';
 import { addWithEqualPartners, type SlotEquality } from './variable-equalities.js';

@@ -1,6 +1,6 @@
 /** A short SPARQL-like rendering of an algebra expression, for explain output only. */
-import type { Algebra } from '../../sparql/parse.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Algebra } from '../../sparql/index.js';
+import type { Term } from '../../rdf/index.js';
 
 const MAX_LENGTH = 160;
 

@@ -11,7 +11,7 @@
  * Conjuncts with EXISTS stay where they are (EXISTS sees the whole solution of the group) and so do
  * those with BNODE() (its labels are scoped to one solution of the group).
  */
-import type { Algebra } from '../../sparql/parse.js';
+import type { Algebra } from '../../sparql/index.js';
 
 /** A basic graph pattern carrying the conjuncts pushed into it. */
 export interface BgpWithFilters extends Algebra.Bgp {

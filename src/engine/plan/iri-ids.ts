@@ -6,7 +6,7 @@
  * are kept (a query-local ID belongs to one query), and the table starts afresh with each version.
  */
 import { BoundedMap } from '../../bounded-map.js';
-import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 
 const MAX_ENTRIES = 16384;
 

@@ -7,7 +7,7 @@
  * E must be deterministic — the scan evaluates it apart from the filter, and both must agree —
  * hence the allow-list of term, arithmetic and sign expressions (no RAND, no EXISTS, no BNODE).
  */
-import type { Algebra } from '../../sparql/parse.js';
+import type { Algebra } from '../../sparql/index.js';
 import { ARITHMETIC } from '../expression/compile-expression.js';
 
 export interface ObjectBoundExpression {

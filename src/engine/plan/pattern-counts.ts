@@ -10,7 +10,7 @@
  * fresh string to hash on every look-up, which costs about as much as the count it saves; a Map of
  * entry objects cost ~0.6 us a look-up in the middle of a query (scattered memory).
  */
-import type { StoreReader, TermId } from '../../store/quad-store.js';
+import type { StoreReader, TermId } from '../../store/index.js';
 
 const SLOT_BITS = 14;
 const SLOTS = 1 << SLOT_BITS;

@@ -6,7 +6,7 @@
  * exact: they are re-read when the store's quad counts change, and at least every
  * STATISTICS_MAX_AGE_MS. Stale figures can only make a plan slower, never an answer wrong.
  */
-import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type StoreStatistics } from '../../store/quad-store.js';
+import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type StoreStatistics } from '../../store/index.js';
 
 const STATISTICS_MAX_AGE_MS = 1000;
 

@@ -5,8 +5,8 @@
  * scope, OPTIONAL, BIND), or a solution modifier below the root. Those are evaluated on their own
  * and joined (IsolatedJoin), which is always correct.
  */
-import type { Algebra } from '../../sparql/parse.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Algebra } from '../../sparql/index.js';
+import type { Term } from '../../rdf/index.js';
 import { EvaluationError } from '../../errors.js';
 import type { ExecContext } from '../context.js';
 import { compileExpression, type CompiledExpression, type ConstantRef, type ExpressionScope } from '../expression/compile-expression.js';
@@ -26,7 +26,7 @@ import { Distinct, OrderBy, Project, Slice, type SortKey } from '../operators/mo
 import { PathScan, type PathExpr } from '../operators/property-path.js';
 import { DEFAULT_GRAPH_REF, type GraphRef } from '../operators/graph-ref.js';
 import { Scope } from './scope.js';
-import { isSolutionWildcard, type SolutionWildcard } from '../../sparql/distinct-star.js';
+import { isSolutionWildcard, type SolutionWildcard } from '../../sparql/index.js';
 import { keepTextualOrder, orderPatterns } from './bgp-order.js';
 import { expressionText } from './expression-text.js';
 import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
@@ -35,7 +35,7 @@ import { PatternCounts } from './pattern-counts.js';
 import { variableEqualities, type SlotEquality } from './variable-equalities.js';
 import { EqualityBind } from '../operators/equality-bind.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
-import { QUERY_LOCAL_ID_BASE } from '../../store/quad-store.js';
+import { QUERY_LOCAL_ID_BASE } from '../../store/index.js';
 
 interface Env {
   scope: Scope;

@@ -26,9 +26,9 @@
  * constant of an expression, a CONSTRUCT template or DESCRIBE's resources (a function's name,
  * VALUES, a property path, GRAPH's name), or that have FROM or SERVICE, are planned per query.
  */
-import type { Algebra, ParsedQuery } from '../../sparql/parse.js';
-import { placeholderNumber, substituteTerm } from '../../sparql/query-template.js';
-import type { Term } from '../../rdf/terms.js';
+import type { Algebra, ParsedQuery } from '../../sparql/index.js';
+import { placeholderNumber, substituteTerm } from '../../sparql/index.js';
+import type { Term } from '../../rdf/index.js';
 import type { ExecContext } from '../context.js';
 import type { ConstantRef } from '../expression/compile-expression.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';

@@ -3,7 +3,7 @@
  * `?a = ?b`, `?b = ?a`, `sameTerm(?a, ?b)`. The planner turns each into a join (equality-bind.ts):
  * the pattern that binds the second variable looks up the first one's term.
  */
-import type { Algebra } from '../../sparql/parse.js';
+import type { Algebra } from '../../sparql/index.js';
 
 export interface VariableEquality {
   a: string;

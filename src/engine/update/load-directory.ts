@@ -12,8 +12,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EvaluationError, ProtocolError } from '../../errors.js';
-import { parseRdf, rdfFormatForFileName } from '../../formats/rdf-parser.js';
-import type { Quad } from '../../rdf/terms.js';
+import { parseRdf, rdfFormatForFileName } from '../../formats/index.js';
+import type { Quad } from '../../rdf/index.js';
 import { unreadableDocument } from './document-errors.js';
 
 /** The quads of the file; `checkpoint` is called after each parsed batch, and may throw to stop. */

@@ -7,12 +7,12 @@
  * byte limit, stream into the parser as they arrive, and stop at the fetch time limit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Algebra } from '../../sparql/parse.js';
-import type { Quad } from '../../rdf/terms.js';
+import type { Algebra } from '../../sparql/index.js';
+import type { Quad } from '../../rdf/index.js';
 import { EvaluationError, ProtocolError, ResourceLimitError } from '../../errors.js';
-import { quadBytes } from '../../rdf/term-size.js';
-import { parseRdf, rdfFormatForFileName, rdfFormatForMediaType } from '../../formats/rdf-parser.js';
-import { FetchBudget, fetchOutbound, formatBytes } from '../../net/outbound-http.js';
+import { quadBytes } from '../../rdf/index.js';
+import { parseRdf, rdfFormatForFileName, rdfFormatForMediaType } from '../../formats/index.js';
+import { FetchBudget, fetchOutbound, formatBytes } from '../../net/index.js';
 import { checkLimits } from '../context.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { readLoadDirectoryFile } from './load-directory.js';

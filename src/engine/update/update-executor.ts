@@ -8,11 +8,11 @@
  * quads, and every so many changes while the store writes them (the write's checkpoint), up to the
  * commit. Past the limit the update throws TimeoutError and the transaction is aborted.
  */
-import type { Algebra } from '../../sparql/parse.js';
-import { parseUpdate } from '../../sparql/parse.js';
+import type { Algebra } from '../../sparql/index.js';
+import { parseUpdate } from '../../sparql/index.js';
 import { EvaluationError, ProtocolError } from '../../errors.js';
-import { blankNode, type Quad, type Term } from '../../rdf/terms.js';
-import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/quad-store.js';
+import { blankNode, type Quad, type Term } from '../../rdf/index.js';
+import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/index.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { unitBatch } from '../batch.js';
 import { ExecContext, checkLimits, checkLimitsEvery } from '../context.js';

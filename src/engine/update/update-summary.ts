@@ -6,8 +6,8 @@
  * and CLEAR count the quads they remove, MOVE and COPY those they remove from the destination and
  * the source besides the quads they add.
  */
-import type { Term } from '../../rdf/terms.js';
-import { DEFAULT_GRAPH_ID, type TermId } from '../../store/quad-store.js';
+import type { Term } from '../../rdf/index.js';
+import { DEFAULT_GRAPH_ID, type TermId } from '../../store/index.js';
 
 export interface GraphChanges {
   /** The graph's IRI; null for the default graph. */

@@ -5,7 +5,7 @@
  * bytes (tens of MB on data with long literals). Keys with a non-ASCII byte go to the store's own
  * function (which decodes them).
  */
-import { avalanche, hashTermKeyBytes } from '../../store/term-hash.js';
+import { avalanche, hashTermKeyBytes } from '../store/index.js';
 
 const FNV_PRIME = 0x01000193;
 const MIX = 0x5bd1e995;

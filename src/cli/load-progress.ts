@@ -3,7 +3,7 @@
  * statements per second, bytes read of the total, time left); otherwise, for logs, a plain line
  * every few seconds. Updates come from the loader and are throttled here.
  */
-import type { LoadProgress } from './file-loader.js';
+import type { LoadProgress } from '../loader/index.js';
 
 export interface ProgressOutput {
   write(text: string): unknown;

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { runQuery, runUpdate } from '../engine/query-engine.js';
+import { runQuery, runUpdate } from './query-engine.js';
 import { termToString } from '../rdf/terms.js';
 
 const PREFIX = 'PREFIX : <http://ex/> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ';

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ANY, DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
-import { openStore } from './lmdb-store.js';
-import { matches, sortedKeys, writeSampleQuads } from './fixtures/sample-quads.js';
+import { ANY, DEFAULT_GRAPH_ID, type TermId } from '../quad-store.js';
+import { openStore } from '../lmdb-store.js';
+import { matches, sortedKeys, writeSampleQuads } from '../fixtures/sample-quads.js';
 import { allowNativeScans, nativeScansAvailable } from './native-scan.js';
-import type { LmdbStoreReader } from './lmdb-reader.js';
+import type { LmdbStoreReader } from '../lmdb-reader.js';
 
 /** Whether the reader went through native cursors (it decides at its first read). */
 function readsNatively(reader: unknown): boolean {

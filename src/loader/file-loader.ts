@@ -10,11 +10,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
-import { QuiverError } from '../../errors.js';
-import { termFromKey } from '../../rdf/terms.js';
-import type { QuadStore, StoreWriter, TermId } from '../../store/quad-store.js';
-import type { ParseableRdfFormat } from '../../formats/serializer.js';
-import { warmUpSort } from '../../store/sorted-keys.js';
+import { QuiverError } from '../errors.js';
+import { termFromKey } from '../rdf/index.js';
+import type { QuadStore, StoreWriter, TermId } from '../store/index.js';
+import type { ParseableRdfFormat } from '../formats/index.js';
+import { warmUpSort } from '../store/index.js';
 import type { BatchMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 
 const WORKER_ENTRY = new URL('./parse-worker.js', import.meta.url);

@@ -8,7 +8,7 @@
  * The new terms of a batch are contiguous in the arena (see newTermsSince), which is what the worker
  * sends to the loading thread.
  */
-import { avalanche } from '../../store/term-hash.js';
+import { avalanche } from '../store/index.js';
 
 const EMPTY = -1;
 const INITIAL_TERMS = 1 << 14;

@@ -27,10 +27,10 @@
  * Set QUIVER_NATIVE_SCAN=0 to use lmdb-js' range reads everywhere.
  */
 import * as lmdb from 'lmdb';
-import { DEFAULT_GRAPH_ID, type QuadIds, type TermId } from './quad-store.js';
-import { ALL_INDEXES, G, indexFor, keyTargetCapture, type IndexLayout } from './index-layout.js';
-import type { StoreContext } from './store-context.js';
-import type { Transaction } from './lmdb-types.js';
+import { DEFAULT_GRAPH_ID, type QuadIds, type TermId } from '../quad-store.js';
+import { ALL_INDEXES, G, indexFor, keyTargetCapture, type IndexLayout } from '../index-layout.js';
+import type { StoreContext } from '../store-context.js';
+import type { Transaction } from '../lmdb-types.js';
 
 interface NativeCursor {
   readonly address: number;

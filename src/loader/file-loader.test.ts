@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from '../../store/quad-store.js';
-import { openStore } from '../../store/lmdb-store.js';
-import { termKey, termToString } from '../../rdf/terms.js';
+import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from '../store/quad-store.js';
+import { openStore } from '../store/lmdb-store.js';
+import { termKey, termToString } from '../rdf/terms.js';
 import { loadFile, type LoadFileOptions } from './file-loader.js';
 
 /** N-Triples with terms that recur far apart: a parser that forgets its terms meets them again. */

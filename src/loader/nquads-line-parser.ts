@@ -7,8 +7,8 @@
  * It reads N-Triples 1.2 and N-Quads 1.2: triple terms `<<( s p o )>>` as objects (nested too) and
  * directional language tags `"abc"@ar--rtl`, with the keys termKey gives them.
  */
-import { iriSyntaxError } from '../../rdf/iri-syntax.js';
-import { rdf, xsd } from '../../rdf/vocabulary.js';
+import { iriSyntaxError } from '../rdf/index.js';
+import { rdf, xsd } from '../rdf/index.js';
 
 /** The default graph's term key. */
 export const DEFAULT_GRAPH_KEY = 'D';

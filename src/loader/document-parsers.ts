@@ -6,9 +6,9 @@
  */
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../formats/rdf-parser.js';
-import { n3IriChecks } from '../../formats/rdf-parser-setup.js';
-import { blankNode, termKey, tripleTerm, type Quad } from '../../rdf/terms.js';
+import { parseRdf } from '../formats/index.js';
+import { n3IriChecks } from '../formats/index.js';
+import { blankNode, termKey, tripleTerm, type Quad } from '../rdf/index.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
 import { StringDecoder } from 'node:string_decoder';

@@ -6,7 +6,7 @@
  * as UTF-8 bytes with their dictionary hash (store/term-hash.ts), in transferred arrays: what the
  * store writes, with no string made, copied or hashed on the loading thread.
  */
-import type { ParseableRdfFormat } from '../../formats/serializer.js';
+import type { ParseableRdfFormat } from '../formats/index.js';
 
 export interface ParseJob {
   /** A file path, or '-' for standard input (piped in by the parent). */

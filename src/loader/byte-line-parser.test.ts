@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Parser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { factory, termKey } from '../../rdf/terms.js';
+import { factory, termKey } from '../rdf/terms.js';
 import { ByteLineParser, NEEDS_STRING_PARSER, NO_STATEMENT, STATEMENT } from './byte-line-parser.js';
 import { LineSyntaxError, NQuadsLineParser } from './nquads-line-parser.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -11,8 +11,8 @@
  * Short strings and IRIs cannot span lines, so a line break ends them (and marks the statement bad).
  */
 import { Parser } from 'n3';
-import { invalidIriInQuad } from '../../rdf/iri-syntax.js';
-import { factory, type Quad } from '../../rdf/terms.js';
+import { invalidIriInQuad } from '../rdf/index.js';
+import { factory, type Quad } from '../rdf/index.js';
 
 /** Statements parsed together while no error shows up. */
 const GROUP_CHARS = 1 << 18;

@@ -1,0 +1,36 @@
+/** What formats/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+export { RESULT_PAGE_STYLE } from './html-page.js';
+export { parseRdf } from './rdf-parser.js';
+export { n3IriChecks } from './rdf-parser-setup.js';
+export {
+  defaultFormatFor,
+  formatForMediaType,
+  formatForOutputName,
+  type FormatInfo,
+  outputNamesFor,
+  parseableRdfFormat,
+  queryKindOf,
+  RDF_FORMATS,
+  rdfFormatForFileName,
+  rdfFormatForMediaType,
+  RESULTS_FORMATS,
+} from './registry.js';
+export { isDocumentFormat, quadsDocument, solutionsDocument } from './result-document.js';
+export {
+  type ParsedResults,
+  parseSparqlResults,
+  ResultsFormatError,
+  resultsFormatOf,
+  streamSparqlResults,
+} from './results-parser.js';
+export { SerializationError } from './serialization-error.js';
+export {
+  type HtmlOptions,
+  type ParseableRdfFormat,
+  type RdfFormat,
+  type ResultsFormat,
+  StringSink,
+  type TextSink,
+} from './serializer.js';
+export { createQuadsSerializer, createSolutionsSerializer } from './serializers.js';
+export { ntriplesTerm } from './term-syntax.js';

@@ -1,0 +1,30 @@
+/** What rdf/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+export { invalidIriInQuad, iriReferenceError, iriSyntaxError, isAbsoluteIri } from './iri-syntax.js';
+export { quadBytes, rowBytes, termBytes } from './term-size.js';
+export {
+  blankNode,
+  defaultGraph,
+  factory,
+  literal,
+  type Literal,
+  namedNode,
+  type NamedNode,
+  type Quad,
+  type SolutionRow,
+  type Term,
+  termFromKey,
+  termKey,
+  termToString,
+  typedLiteral,
+} from './terms.js';
+export { rdf, RDF, xsd, XSD } from './vocabulary.js';
+export {
+  compareTripleTerms,
+  type Direction,
+  directionalLiteral,
+  directionOf,
+  orderRank,
+  sameParts,
+  termsEqual,
+  tripleTerm,
+} from './terms.js';

@@ -1,0 +1,24 @@
+/** What store/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+export { openStore, storeExists } from './lmdb-store.js';
+export {
+  ANY,
+  DEFAULT_GRAPH_ID,
+  type QuadStore,
+  QUERY_LOCAL_ID_BASE,
+  type StoreReader,
+  type StoreStatistics,
+  type StoreWriter,
+  type TermId,
+  UNBOUND,
+} from './quad-store.js';
+export { warmUpSort } from './sorted-keys.js';
+export { hasRoomToWrite } from './storage-full.js';
+export { avalanche, hashTermKeyBytes } from './term-hash.js';
+export {
+  keyedPattern,
+  type KeyedPattern,
+  matchingQuads,
+  patternOfKeys,
+  type QuadPattern,
+  removeMatching,
+} from './term-pattern-scan.js';
