@@ -1,7 +1,6 @@
 /** What formats/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
 export { RESULT_PAGE_STYLE } from './html-page.js';
-export { parseRdf } from './rdf-parser.js';
-export { n3IriChecks } from './rdf-parser-setup.js';
+export { loadN3IriChecks, type N3IriChecks, parseRdf } from './rdf-parser.js';
 export {
   defaultFormatFor,
   formatForMediaType,

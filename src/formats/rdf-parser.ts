@@ -17,6 +17,18 @@ import type { ParseableRdfFormat } from './serializer.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
 import type { ParserSetup } from './rdf-parser-setup.js';
 
+/** What N3.js's lexer needs to check IRIs (rdf-parser-setup.ts), typed without N3's own types so
+ * that the package's declarations never reach `n3`, which ships none. */
+export interface N3IriChecks {
+  options: Record<string, unknown>;
+  invalidIri(quad: Quad): { message: string; line?: number } | undefined;
+}
+
+/** The IRI checks, loaded with the parsers on first use so that importing this layer stays cheap. */
+export async function loadN3IriChecks(lineMode: boolean): Promise<N3IriChecks> {
+  return (await import('./rdf-parser-setup.js')).n3IriChecks(lineMode) as N3IriChecks;
+}
+
 export { rdfFormatForFileName, rdfFormatForMediaType } from './registry.js';
 export { RdfSyntaxError } from './rdf-syntax-error.js';
 

@@ -7,7 +7,7 @@
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { parseRdf } from '../formats/index.js';
-import { n3IriChecks } from '../formats/index.js';
+import { loadN3IriChecks } from '../formats/index.js';
 import { blankNode, termKey, tripleTerm, type Quad } from '../rdf/index.js';
 import { LenientTurtleParser, TurtleStatementSplitter } from './lenient-turtle.js';
 import type { ParseJob } from './parse-messages.js';
@@ -54,7 +54,7 @@ function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {
 
 /** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
 async function parseTurtle(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  const checked = n3IriChecks(false);
+  const checked = await loadN3IriChecks(false);
   const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, ...checked.options } as never);
   source.decompressed().pipe(parser as unknown as NodeJS.WritableStream);
   try {

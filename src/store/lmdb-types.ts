@@ -2,9 +2,13 @@
  * The slice of the lmdb-js database API the store uses, typed for our keys (arrays of IDs, term
  * keys, hashed term keys) which lmdb-js' own declarations do not describe.
  */
-import type { Transaction } from 'lmdb';
-
-export type { Transaction };
+/**
+ * An lmdb-js read transaction, opaque here: naming lmdb's own type would put lmdb's declarations
+ * (which a strict ESM TypeScript project cannot check) in this package's public types.
+ */
+export interface Transaction {
+  done(): void;
+}
 
 export interface ReadOptions {
   transaction?: Transaction;
@@ -42,3 +46,14 @@ export interface KvDatabase<K, V> {
 
 /** An ID index: keys are IDs in index order, values empty. */
 export type IdIndexDatabase = KvDatabase<ArrayLike<number>, Uint8Array>;
+
+/**
+ * The slice of lmdb-js' root database (the environment) that the store uses, for the same reason
+ * as Transaction: lmdb's own declarations stay out of this package's public types.
+ */
+export interface LmdbEnvironment {
+  transactionSync<T>(action: () => T, flags?: number): T;
+  resetReadTxn(): void;
+  useReadTransaction(): Transaction;
+  close(): Promise<void>;
+}

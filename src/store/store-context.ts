@@ -2,7 +2,7 @@
  * What the readers and the writer of one open store share: the LMDB databases, the term caches and
  * whether this thread is inside a write transaction.
  */
-import type { RootDatabase } from 'lmdb';
+import type { LmdbEnvironment } from './lmdb-types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { TermId } from './quad-store.js';
 import { TermCache } from './term-cache.js';
@@ -39,7 +39,7 @@ export class StoreContext {
   readonly isWriting = (): boolean => this.writing;
 
   constructor(
-    readonly env: RootDatabase,
+    readonly env: LmdbEnvironment,
     readonly dbs: StoreDatabases,
     readonly readOnly: boolean,
   ) {}
