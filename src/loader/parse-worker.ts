@@ -11,6 +11,7 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGunzip } from 'node:zlib';
+import { Transform } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
@@ -246,11 +247,21 @@ function post(message: ParseWorkerMessage, transfer?: ArrayBuffer[]): void {
   port.postMessage(message, transfer as never);
 }
 
-/** The raw bytes of the source, counted as they are read. */
+/**
+ * The raw bytes of the source, counted as they are read. Counted in a transform, not by a 'data'
+ * listener: a listener starts the flow at once, and what flows before the parser (loaded on
+ * demand, see rdf-parser.ts) reads is lost.
+ */
 function openSource(builder: BatchBuilder): NodeJS.ReadableStream {
   const raw = job.source === '-' ? process.stdin : createReadStream(job.source, { highWaterMark: 1 << 20 });
-  raw.on('data', (chunk: Buffer) => (builder.bytesRead += chunk.length));
-  return raw;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      builder.bytesRead += chunk.length;
+      done(null, chunk);
+    },
+  });
+  raw.on('error', (error) => counted.destroy(error));
+  return raw.pipe(counted);
 }
 
 function decompressed(raw: NodeJS.ReadableStream): NodeJS.ReadableStream {
