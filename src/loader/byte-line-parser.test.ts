@@ -171,7 +171,7 @@ test('literals are read four bytes at a time: a quote, backslash or non-ASCII ch
 });
 
 /** The RDF 1.2 N-Triples and N-Quads syntax suites, where the shared test suites are present. */
-const RDF12 = fileURLToPath(new URL('../../../../../shared/rdf-tests/rdf/rdf12/', import.meta.url));
+const RDF12 = fileURLToPath(new URL('../../../../shared/rdf-tests/rdf/rdf12/', import.meta.url));
 const RDF12_FOLDERS = ['rdf-n-triples/syntax', 'rdf-n-triples/c14n', 'rdf-n-quads/syntax', 'rdf-n-quads/c14n'];
 
 test('RDF 1.2 N-Triples and N-Quads: the bulk loader reads every valid document as N3.js does, and refuses every invalid one', { skip: !existsSync(RDF12) && 'test suites not found' }, () => {
