@@ -8,6 +8,7 @@
  * content version (StoreReader.contentVersion) that scans the same constants by the same key: it is
  * cached, like the value-ordered indexes of numeric-objects.ts, within a bound on the quads held.
  */
+import { BoundedMap } from '../../bounded-map.js';
 import type { ExecContext } from '../context.js';
 import type { StoreReader, TermId } from '../../store/index.js';
 
@@ -71,10 +72,10 @@ export function buildKeyedQuads(quads: Iterable<ArrayLike<number>>, keyPos: numb
   return new KeyedQuads(keyArray, valueArray, writes);
 }
 
-/** Quads held by all cached tables together (16 bytes and more each). */
-const CACHE_LIMIT = 4_000_000;
-const cache = new Map<string, KeyedQuads>();
-let cachedQuads = 0;
+/** Tables cached, at most, and the quads they may hold together (16 bytes and more each). */
+const CACHE_ENTRIES = 10_000;
+const CACHE_QUADS = 4_000_000;
+const cache = new BoundedMap<string, KeyedQuads>(CACHE_ENTRIES, { maxWeight: CACHE_QUADS, weigh: (_key, table) => table.size });
 
 /**
  * The table for constants (s, p, o, g) keyed by keyPos, from the cache or built (and cached where
@@ -91,20 +92,8 @@ export function keyedQuadsFor(
   const [s, p, o, g] = constants;
   const key = version === undefined ? undefined : `${version} ${s} ${p} ${o} ${g} ${keyPos} ${writePositions.join(',')}`;
   const found = key === undefined ? undefined : cache.get(key);
-  if (found) {
-    cache.delete(key!);
-    cache.set(key!, found);
-    return found;
-  }
+  if (found) return found;
   const built = buildKeyedQuads(reader.scan(s, p, o, g), keyPos, writePositions, ctx);
-  if (key !== undefined) {
-    cache.set(key, built);
-    cachedQuads += built.size;
-    for (const [oldKey, old] of cache) {
-      if (cachedQuads <= CACHE_LIMIT || old === built) break;
-      cache.delete(oldKey);
-      cachedQuads -= old.size;
-    }
-  }
+  if (key !== undefined) cache.set(key, built);
   return built;
 }
