@@ -21,16 +21,22 @@ import { helpText, parseOptions, positiveNumber, stringOption, UsageError, type 
 
 const STORE_OPTION: OptionSpec = { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' };
 const TIMEOUT_OPTION: OptionSpec = { name: 'timeout', type: 'string', value: 'S', description: 'time limit in seconds' };
+const UNION_OPTION: OptionSpec = {
+  name: 'union-default-graph',
+  type: 'boolean',
+  description: "the default graph of the query (an update's WHERE) is the union of all graphs, as quiver serve --union-default-graph",
+};
 const HELP_OPTION: OptionSpec = { name: 'help', type: 'boolean', description: 'show this help', noEnv: true };
 
 export const QUERY_OPTIONS: OptionSpec[] = [
   STORE_OPTION,
   { name: 'format', type: 'string', value: 'F', description: 'json, xml, csv, tsv (SELECT/ASK; default json); turtle, ntriples, nquads, trig, jsonld, rdfxml (CONSTRUCT/DESCRIBE; default turtle)', noEnv: true },
   TIMEOUT_OPTION,
+  UNION_OPTION,
   { name: 'explain', type: 'boolean', description: 'run the query to its end and print its plan (JSON: each operator with estimated and actual rows and time) instead of its answer', noEnv: true },
   HELP_OPTION,
 ];
-export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, HELP_OPTION];
+export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, UNION_OPTION, HELP_OPTION];
 
 export const QUERY_HELP = helpText(
   'Usage: quiver query [--store DIR] [--format F] [--explain] QUERY|-',
@@ -56,7 +62,7 @@ export async function queryCommand(args: string[], env: NodeJS.ProcessEnv): Prom
   if (!storeExists(path)) throw new StoreOpenError(`no Quiver store at ${path}`);
   const store = openStoreAt(path, true);
   try {
-    const options = { deadline: deadlineOf(positiveNumber(values, 'timeout')) };
+    const options = { deadline: deadlineOf(positiveNumber(values, 'timeout')), unionDefaultGraph: values['union-default-graph'] === true };
     if (values['explain'] === true) {
       process.stdout.write(JSON.stringify(await explainQuery(store, query, options), null, 2) + '\n');
     } else {
@@ -77,7 +83,10 @@ export async function updateCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const update = await requestText(positionals, 'update');
   const store = openStoreAt(stringOption(values, 'store') ?? './data', false);
   try {
-    const summary = await runUpdate(store, update, { deadline: deadlineOf(positiveNumber(values, 'timeout')) });
+    const summary = await runUpdate(store, update, {
+      deadline: deadlineOf(positiveNumber(values, 'timeout')),
+      unionDefaultGraph: values['union-default-graph'] === true,
+    });
     process.stdout.write(summaryText(summary));
   } finally {
     await store.close();

@@ -37,6 +37,11 @@ export const DEFAULT_PORT = 7878;
 export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
   { name: 'memory', type: 'boolean', description: 'use a throw-away store instead of --store' },
+  {
+    name: 'union-default-graph',
+    type: 'boolean',
+    description: 'the default graph of queries is the union of all graphs; writes without GRAPH still go to the store\'s own default graph',
+  },
   { name: 'remote', type: 'string', value: 'URL', description: 'remote mode: forward to this SPARQL query endpoint instead of a store' },
   { name: 'remote-update', type: 'string', value: 'URL', description: 'remote mode: the update endpoint (default: --remote)' },
   { name: 'remote-user', type: 'string', value: 'USER', description: 'remote mode: HTTP Basic user for the remote' },
@@ -82,6 +87,8 @@ export interface ServeSettings {
   /** Remote mode: the endpoints and credentials of the SPARQL service doing the work. */
   remote?: RemoteSettings;
   memory: boolean;
+  /** --union-default-graph: queries that name no graphs read the union of all graphs. */
+  unionDefaultGraph: boolean;
   host: string;
   port: number;
   workers?: number;
@@ -116,6 +123,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
   return {
     store: stringOption(values, 'store'),
     memory: values['memory'] === true,
+    unionDefaultGraph: values['union-default-graph'] === true,
     remote,
     host: stringOption(values, 'host')!,
     port,
@@ -152,6 +160,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   const service = settings.remote ? createRemoteService({ ...settings.remote, queryTimeoutMs: settings.server.queryTimeoutMs, updateTimeoutMs: settings.server.updateTimeoutMs }) : await createLocalService({
     store: settings.memory ? undefined : settings.store,
     memory: settings.memory,
+    unionDefaultGraph: settings.unionDefaultGraph,
     workers: settings.workers,
     maxQueue: settings.maxQueue,
     inlineCheapQueries: inlineQueriesSetting(settings.inlineQueries),
@@ -225,6 +234,7 @@ function remoteSettings(values: ParsedOptions['values']): RemoteSettings | undef
     return undefined;
   }
   if (values['memory'] === true) throw new UsageError('--remote and --memory exclude each other: remote mode has no store');
+  if (values['union-default-graph'] === true) throw new UsageError("--union-default-graph needs a store: in remote mode the remote's own setting decides");
   for (const name of ['remote', 'remote-update']) {
     const url = stringOption(values, name);
     if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--${name} must be an http(s) URL of a SPARQL endpoint`);

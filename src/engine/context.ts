@@ -4,20 +4,30 @@
  */
 import type { Term } from '../rdf/index.js';
 import { termKey } from '../rdf/index.js';
-import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, type StoreReader, type StoreStatistics, type TermId } from '../store/index.js';
+import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, UNION_GRAPH, type StoreReader, type StoreStatistics, type TermId } from '../store/index.js';
 import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
 import type { FunctionContext } from './functions/index.js';
 import { BatchPool } from './batch.js';
 
 /** The RDF dataset a query runs against, as store IDs. */
 export interface Dataset {
-  /** Graphs merged into the default graph (DEFAULT_GRAPH_ID for the store's own default graph). */
+  /**
+   * Graphs merged into the default graph: DEFAULT_GRAPH_ID for the store's own default graph,
+   * UNION_GRAPH alone for the union of all graphs.
+   */
   defaultGraphs: TermId[];
   /** The named graphs; null means every named graph of the store. */
   namedGraphs: TermId[] | null;
 }
 
 export const STORE_DATASET: Dataset = { defaultGraphs: [DEFAULT_GRAPH_ID], namedGraphs: null };
+/** The store's dataset with the union of all its graphs as the default graph (a union default graph). */
+export const UNION_DATASET: Dataset = { defaultGraphs: [UNION_GRAPH], namedGraphs: null };
+
+/** The dataset of a request that names no graphs. */
+export function storeDataset(unionDefaultGraph: boolean | undefined): Dataset {
+  return unionDefaultGraph ? UNION_DATASET : STORE_DATASET;
+}
 
 export interface ContextLimits {
   deadline?: number;

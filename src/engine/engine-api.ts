@@ -11,6 +11,11 @@ export interface EngineQueryOptions {
   /** Protocol dataset: replaces the query's FROM / FROM NAMED when either list is given. */
   defaultGraphUris?: string[];
   namedGraphUris?: string[];
+  /**
+   * The default graph of a query that names no graphs (no FROM, no protocol dataset) is the union
+   * of every graph of the store, default and named, each triple once. Default false.
+   */
+  unionDefaultGraph?: boolean;
   /** Absolute time (Date.now() scale) after which evaluation throws TimeoutError. */
   deadline?: number;
   /** Polled between batches; true stops evaluation with CancelledError. */
@@ -46,6 +51,11 @@ export interface EngineUpdateOptions {
   baseIri?: string;
   usingGraphUris?: string[];
   usingNamedGraphUris?: string[];
+  /**
+   * As for queries: a WHERE clause without WITH or USING reads the union of all graphs as its
+   * default graph. Templates without GRAPH still write to the store's own default graph.
+   */
+  unionDefaultGraph?: boolean;
   deadline?: number;
   isCancelled?: () => boolean;
   /**

@@ -10,7 +10,7 @@ import type { QuadStore, StoreReader, StoreStatistics } from '../store/index.js'
 import type { Quad, SolutionRow, Term } from '../rdf/index.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
-import { ExecContext, STORE_DATASET } from './context.js';
+import { ExecContext, storeDataset } from './context.js';
 import { resolveDataset } from './dataset.js';
 import { Planner } from './plan/planner.js';
 import { Scope, SlotAllocator } from './plan/scope.js';
@@ -71,7 +71,7 @@ function evaluatePrepared(
   statistics: () => StoreStatistics,
 ): EngineQueryResult | undefined {
   const { template, constants } = templated;
-  const ctx = new ExecContext(reader, STORE_DATASET, options, template.baseIri ?? options.baseIri);
+  const ctx = new ExecContext(reader, storeDataset(options.unionDefaultGraph), options, template.baseIri ?? options.baseIri);
   ctx.statisticsSource = statistics;
   const loan = plans.lend(constants, ctx, (parameters) => {
     const planner = new Planner(ctx, true);
@@ -156,7 +156,7 @@ export function planQuery(
 ): PlannedQuery {
   const root = parsed.algebra;
   const clauses = root.type === 'from' ? (root as Algebra.From) : undefined;
-  const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris);
+  const dataset = resolveDataset(reader, clauses, options.defaultGraphUris, options.namedGraphUris, options.unionDefaultGraph);
   const ctx = new ExecContext(reader, dataset, options, parsed.baseIri ?? options.baseIri);
   if (statistics) ctx.statisticsSource = statistics;
   const planner = new Planner(ctx, options.optimize ?? true);

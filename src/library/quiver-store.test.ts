@@ -171,6 +171,24 @@ describe('loading and dumping', () => {
   });
 });
 
+describe('a store opened with a union default graph', () => {
+  it('answers queries over the union of its graphs; writes, match and dump keep to the real default graph', async () => {
+    const store = await openQuiver({ memory: true, workers: 1, unionDefaultGraph: true });
+    try {
+      await store.update(PREFIX + 'INSERT DATA { :a :p 1 . GRAPH :g { :b :p 2 } }');
+      assert.equal(await count(store, '?s <http://example.org/p> ?o'), 2);
+      await store.update(PREFIX + 'INSERT { ?s :q ?o } WHERE { ?s :p ?o }');
+      assert.equal(await count(store, 'GRAPH <http://example.org/g> { ?s ?p ?o }'), 1, 'the template without GRAPH wrote to the default graph');
+      assert.equal((await collect(store.match(null, null, null, $.defaultGraph()))).length, 3);
+      let triples = '';
+      for await (const chunk of store.dump({ format: 'ntriples', graph: null })) triples += chunk;
+      assert.equal(triples.trim().split('\n').length, 3);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the RDF/JS Store interface', () => {
   let store: QuiverStore;
   before(async () => {

@@ -31,6 +31,12 @@ export interface OpenOptions {
   memory?: boolean;
   /** false: the store must exist already; opening a directory that holds none is a StoreOpenError, and creates nothing. Default true. */
   create?: boolean;
+  /**
+   * The default graph of queries (and of updates' WHERE clauses) that name no graphs is the union of
+   * all graphs, as `quiver serve --union-default-graph`. Updates without GRAPH still write to the
+   * store's own default graph, and `match`, `dump` and `load` address that graph. Default false.
+   */
+  unionDefaultGraph?: boolean;
   /** Worker threads that evaluate queries (at once). Default: one per core. */
   workers?: number;
   /** Default time limits, in milliseconds (a call's `timeoutMs` may lower them). */
@@ -99,6 +105,7 @@ export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore
   const settings: LocalServiceOptions = {
     store: options.memory ? undefined : (options.path ?? './data'),
     memory: options.memory,
+    unionDefaultGraph: options.unionDefaultGraph,
     workers: options.workers,
     queryTimeoutMs: options.queryTimeoutMs,
     updateTimeoutMs: options.updateTimeoutMs,

@@ -31,4 +31,15 @@ describe('describeService', () => {
     assert.deepEqual(languages(ENDPOINTS.update), ['SPARQL11Update']);
     assert.deepEqual(languages(ENDPOINTS.single), ['SPARQL11Query', 'SPARQL11Update']);
   });
+
+  it('states a union default graph as the feature sd:UnionDefaultGraph of the query services, and no size for that graph', () => {
+    const features = (data: Parameters<typeof describeService>[1]) =>
+      describeService(ENDPOINTS, data)
+        .filter((q) => q.predicate.value === SD + 'feature' && q.object.value === SD + 'UnionDefaultGraph')
+        .map((q) => q.subject.value);
+    assert.deepEqual(features({ defaultGraphTriples: 2 }), []);
+    assert.deepEqual(features({ unionDefaultGraph: true }), [ENDPOINTS.select, ENDPOINTS.single]);
+    const sizes = describeService(ENDPOINTS, { unionDefaultGraph: true }).filter((q) => q.predicate.value.endsWith('#triples'));
+    assert.deepEqual(sizes, []);
+  });
 });

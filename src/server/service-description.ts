@@ -51,6 +51,7 @@ export function describeService(endpoints: DescribedEndpoints, data: ServiceDesc
       for (const iri of RESULT_FORMAT_IRIS) add(service, SD + 'resultFormat', namedNode(iri));
       // SERVICE is evaluated; empty named graphs exist after CREATE GRAPH.
       add(service, SD + 'feature', namedNode(SD + 'BasicFederatedQuery'));
+      if (data.unionDefaultGraph) add(service, SD + 'feature', namedNode(SD + 'UnionDefaultGraph'));
     }
     add(service, SD + 'feature', namedNode(SD + 'EmptyGraphs'));
     add(service, SD + 'defaultDataset', dataset);

@@ -14,7 +14,7 @@ import type { QueryResult, SolutionRow } from './sparql-service.js';
 import { keepQueryGarbageYoung } from './young-generation.js';
 
 /** A query job's fields an inline run uses; its deadline is the request's own time limit: past it the answer is a TimeoutError, not a retry. */
-export type InlineQuerySpec = Pick<QueryJobSpec, 'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'deadline' | 'memoryBudget' | 'fetchSettings' | 'allowService' | 'signal'>;
+export type InlineQuerySpec = Pick<QueryJobSpec, 'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'unionDefaultGraph' | 'deadline' | 'memoryBudget' | 'fetchSettings' | 'allowService' | 'signal'>;
 
 export type InlineOutcome =
   | { kind: 'done'; result: QueryResult; elapsedMs: number }
@@ -35,6 +35,7 @@ export async function runInline(store: QuadStore, spec: InlineQuerySpec, budgetM
     baseIri: spec.baseIri,
     defaultGraphUris: spec.defaultGraphUris,
     namedGraphUris: spec.namedGraphUris,
+    unionDefaultGraph: spec.unionDefaultGraph,
     deadline: Math.min(spec.deadline, budgetEnd),
     memoryBudget: spec.memoryBudget,
     fetchSettings: spec.fetchSettings,

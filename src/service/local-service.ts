@@ -65,6 +65,13 @@ export interface LocalServiceOptions {
   updateTimeoutMs?: number;
   /** Skip fsync on commit (see StoreOptions.noSync). */
   noSync?: boolean;
+  /**
+   * The default graph of queries (and of updates' WHERE clauses) that name no graphs is the union
+   * of all graphs of the store (`quiver serve --union-default-graph`). Writes without GRAPH still
+   * go to the store's own default graph, and the Graph Store Protocol's `default` is that graph
+   * too. Default false.
+   */
+  unionDefaultGraph?: boolean;
   /** Whether LOAD may fetch documents. Default true. */
   allowLoad?: boolean;
   /** The directory whose files LOAD may read (file: IRIs); without it LOAD reads no local file. */
@@ -218,12 +225,18 @@ export class LocalService implements SparqlService {
    * thrown by the rows' (or quads') iterator, after the batches that came before them.
    */
   query(request: QueryRequest): Promise<QueryResult> {
+    return this.queryOver(request, this.settings.unionDefaultGraph);
+  }
+
+  /** A query whose default graph is the store's own, or (unionDefaultGraph) the union of all graphs. */
+  private queryOver(request: QueryRequest, unionDefaultGraph: boolean | undefined): Promise<QueryResult> {
     if (this.closing) return Promise.reject(shuttingDown());
     const spec: QueryJobSpec = {
       query: request.query,
       baseIri: request.baseIri,
       defaultGraphUris: request.defaultGraphUris,
       namedGraphUris: request.namedGraphUris,
+      unionDefaultGraph,
       deadline: Date.now() + effectiveTimeout(this.settings.queryTimeoutMs, request.timeoutMs),
       memoryBudget: smallerBudget(this.settings.queryMemoryBudget, request.memoryBudget),
       fetchSettings: this.settings.fetchSettings,
@@ -264,6 +277,7 @@ export class LocalService implements SparqlService {
       baseIri: request.baseIri,
       usingGraphUris: request.usingGraphUris,
       usingNamedGraphUris: request.usingNamedGraphUris,
+      unionDefaultGraph: this.settings.unionDefaultGraph,
       deadline,
       memoryBudget: this.settings.queryMemoryBudget,
       allowLoad: this.settings.allowLoad ?? true,
@@ -299,7 +313,8 @@ export class LocalService implements SparqlService {
 
   async getGraph(graph: GraphName, limits: RequestLimits = {}): Promise<QueryResult | undefined> {
     if (graph !== null && !this.hasNamedGraph(graph)) return undefined;
-    return this.query({ query: graphQuery(graph), timeoutMs: limits.timeoutMs, signal: limits.signal });
+    // The protocol's default graph is the store's own, the one its writes change, in either mode.
+    return this.queryOver({ query: graphQuery(graph), timeoutMs: limits.timeoutMs, signal: limits.signal }, false);
   }
 
   putGraph(graph: GraphName, documents: GraphDocument | GraphDocument[], limits: RequestLimits = {}): Promise<GraphWriteResult> {
@@ -381,6 +396,7 @@ export class LocalService implements SparqlService {
         name: reader.termOf(id).value,
         triples: statistics.graphCounts.get(id) ?? 0,
       }));
+      if (this.settings.unionDefaultGraph) return { unionDefaultGraph: true, namedGraphs };
       return { defaultGraphTriples: statistics.defaultGraphCount, namedGraphs };
     } finally {
       reader.release();

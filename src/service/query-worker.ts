@@ -60,6 +60,7 @@ async function runJob(job: RunQueryMessage): Promise<void> {
       baseIri: job.baseIri,
       defaultGraphUris: job.defaultGraphUris,
       namedGraphUris: job.namedGraphUris,
+      unionDefaultGraph: job.unionDefaultGraph,
       deadline: job.deadline,
       memoryBudget: job.memoryBudget,
       fetchSettings: job.fetchSettings,

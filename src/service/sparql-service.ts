@@ -116,6 +116,8 @@ export type QueryResult =
 export interface ServiceDescriptionData {
   /** Triples in the default graph, and per named graph, from the store's statistics. */
   defaultGraphTriples?: number;
+  /** The default graph of queries is the union of all graphs (then its size is not given). */
+  unionDefaultGraph?: boolean;
   namedGraphs?: { name: string; triples: number }[];
 }
 

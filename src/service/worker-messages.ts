@@ -30,6 +30,8 @@ export interface RunQueryMessage {
   baseIri?: string;
   defaultGraphUris?: string[];
   namedGraphUris?: string[];
+  /** The default graph of a query that names none is the union of all graphs. */
+  unionDefaultGraph?: boolean;
   deadline: number;
   memoryBudget?: number;
   /** What SERVICE may fetch (targets, bytes, time); allowService false refuses SERVICE. */
@@ -83,6 +85,8 @@ export interface RunUpdateMessage {
   baseIri?: string;
   usingGraphUris?: string[];
   usingNamedGraphUris?: string[];
+  /** A WHERE clause without WITH or USING reads the union of all graphs as its default graph. */
+  unionDefaultGraph?: boolean;
   deadline: number;
   /** The update's memory budget (its text, its LOAD documents, its WHERE clauses), as a query's. */
   memoryBudget?: number;

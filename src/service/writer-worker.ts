@@ -66,6 +66,7 @@ async function prepareJob(job: RunUpdateMessage): Promise<void> {
     baseIri: job.baseIri,
     usingGraphUris: job.usingGraphUris,
     usingNamedGraphUris: job.usingNamedGraphUris,
+    unionDefaultGraph: job.unionDefaultGraph,
     deadline: job.deadline,
     memoryBudget: job.memoryBudget,
     isCancelled: () => cancelled.has(job.jobId),

@@ -153,9 +153,27 @@ export function indexFor(s: TermId, p: TermId, o: TermId, g: TermId): IndexLayou
   return mask === 0 ? GRAPH_FIRST_INDEXES[0] : GRAPH_LAST_CHOICE[mask];
 }
 
+/**
+ * The index over every named graph whose key orders triples as the default graph's index does (SPOG
+ * for SPO...): scans of the two come in the same triple order, so they merge without a sort, and the
+ * graph last puts a triple's copies in several graphs next to each other.
+ */
+export function graphLastPartner(defaultIndex: IndexLayout): IndexLayout {
+  const partner = GRAPH_LAST_INDEXES.find((layout) => defaultIndex.order.every((pos, i) => layout.order[i] === pos));
+  if (!partner) throw new Error(`no graph-last index orders triples as ${defaultIndex.name}`);
+  return partner;
+}
+
 /** The single index range holding exactly the quads that match the pattern. */
 export function rangeFor(s: TermId, p: TermId, o: TermId, g: TermId): IndexRange {
-  const index = indexFor(s, p, o, g);
+  return rangeIn(indexFor(s, p, o, g), s, p, o, g);
+}
+
+/**
+ * The range of the given index holding the quads that match the pattern; the bound positions must
+ * form a prefix of its key (as they do in indexFor's choice).
+ */
+export function rangeIn(index: IndexLayout, s: TermId, p: TermId, o: TermId, g: TermId): IndexRange {
   const quad = [s, p, o, g];
   const order = index.order;
   let boundLength = 0;

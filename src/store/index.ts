@@ -10,6 +10,7 @@ export {
   type StoreWriter,
   type TermId,
   UNBOUND,
+  UNION_GRAPH,
 } from './quad-store.js';
 export { warmUpSort } from './sorted-keys.js';
 export { hasRoomToWrite } from './storage-full.js';

@@ -4,9 +4,10 @@
  * threads or other processes). The writer reuses all of this with the write transaction instead.
  */
 import type { Term } from '../rdf/index.js';
-import { ANY, DEFAULT_GRAPH_ID, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
-import { rangeFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
+import { ANY, DEFAULT_GRAPH_ID, UNION_GRAPH, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
+import { rangeFor, rangeIn, graphLastPartner, indexFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
 import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
+import { UnionScan } from './union-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';
 import { nativeScansFor, type NativeScans } from './lmdb-native/native-scan.js';
 import { DictionaryReader, canonicalKey } from './term-dictionary.js';
@@ -72,10 +73,20 @@ export class LmdbStoreReader implements StoreReader {
   }
 
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
+    if (g === UNION_GRAPH) return this.scanUnion(s, p, o);
     const native = this.nativeScans();
     if (native) return native.scan(s, p, o, g);
     const range = rangeFor(s, p, o, g);
     return new QuadScan(this.cursorsFor(range.index), range);
+  }
+
+  /** The union of all graphs: the default graph's index merged with its graph-last partner. */
+  private scanUnion(s: TermId, p: TermId, o: TermId): Iterable<QuadIds> {
+    const defaultIndex = indexFor(s, p, o, DEFAULT_GRAPH_ID);
+    const namedIndex = graphLastPartner(defaultIndex);
+    const native = this.nativeScans();
+    const named = native ? native.scanIn(namedIndex, s, p, o, ANY) : new QuadScan(this.cursorsFor(namedIndex), rangeIn(namedIndex, s, p, o, ANY));
+    return new UnionScan(this.scan(s, p, o, DEFAULT_GRAPH_ID), named, defaultIndex.order);
   }
 
   private cursorsFor(index: IndexLayout): RangeCursors {
@@ -94,6 +105,7 @@ export class LmdbStoreReader implements StoreReader {
   }
 
   count(s: TermId, p: TermId, o: TermId, g: TermId): number {
+    if (g === UNION_GRAPH) return this.count(s, p, o, DEFAULT_GRAPH_ID) + this.count(s, p, o, ANY);
     if (s === ANY && p === ANY && o === ANY) return this.graphSize(g);
     const native = this.nativeScans();
     if (native) return native.count(s, p, o, g);
@@ -125,6 +137,7 @@ export class LmdbStoreReader implements StoreReader {
   }
 
   has(s: TermId, p: TermId, o: TermId, g: TermId): boolean {
+    if (g === UNION_GRAPH) return this.has(s, p, o, DEFAULT_GRAPH_ID) || this.has(s, p, o, ANY);
     const native = this.nativeScans();
     if (native) return native.has(s, p, o, g);
     if (s !== ANY && p !== ANY && o !== ANY && g !== ANY) {

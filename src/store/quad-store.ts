@@ -16,6 +16,12 @@ export const UNBOUND = 0;
 /** In a scan pattern: any value. For the graph position, "any named graph" (never the default). */
 export const ANY = 0;
 export const DEFAULT_GRAPH_ID = 1;
+/**
+ * In the graph position of a read (scan, count, has): the union of every graph, the default graph
+ * and all named graphs, each triple once. The default graph of a store served with a union default
+ * graph. Never stored, never a term: no write takes it.
+ */
+export const UNION_GRAPH = -2;
 export const FIRST_TERM_ID = 2;
 export const QUERY_LOCAL_ID_BASE = 2 ** 32;
 
@@ -46,11 +52,16 @@ export interface StoreReader {
   termOf(id: TermId): Term;
   /**
    * Quads matching the pattern (ANY = 0 is a wildcard) in graph g: DEFAULT_GRAPH_ID for the default
-   * graph, a term ID for one named graph, ANY for every named graph (not the default graph).
-   * One range scan of a permutation index. The yielded array is reused between steps.
+   * graph, a term ID for one named graph, ANY for every named graph (not the default graph),
+   * UNION_GRAPH for the union of all graphs (each triple once, its graph given as DEFAULT_GRAPH_ID).
+   * One range scan of a permutation index (two, merged, for UNION_GRAPH). The yielded array is
+   * reused between steps.
    */
   scan(s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds>;
-  /** Number of quads matching, exact; cheap when a prefix of an index is bound. */
+  /**
+   * Number of quads matching, exact; cheap when a prefix of an index is bound. For UNION_GRAPH an
+   * upper bound (a triple in several graphs counts once per graph), for estimates.
+   */
   count(s: TermId, p: TermId, o: TermId, g: TermId): number;
   /** Whether the quad is present. */
   has(s: TermId, p: TermId, o: TermId, g: TermId): boolean;

@@ -77,6 +77,32 @@ describe('quiver serve', () => {
     }
   });
 
+  it('serves a union default graph with --union-default-graph, and says so in its service description', async () => {
+    const { child, url } = await startCli(['--memory', '--port', '0', '--workers', '1', '--union-default-graph']);
+    try {
+      const update = (text: string) => fetch(`${url}/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: text });
+      assert.equal((await update('INSERT DATA { GRAPH <http://example.org/g> { <http://example.org/s> <http://example.org/p> "in g" } }')).status, 200);
+      assert.equal((await update('INSERT { ?s <http://example.org/copy> ?o } WHERE { ?s <http://example.org/p> ?o }')).status, 200);
+      const select = async (query: string) => ((await (await fetch(`${url}?${encodeQuery({ query })}`)).json()) as any).results.bindings.length;
+      assert.equal(await select('SELECT * { ?s <http://example.org/p> ?o }'), 1, 'a named graph is in the default graph of queries');
+      assert.equal(await select('SELECT * { GRAPH ?g { ?s <http://example.org/copy> ?o } }'), 0, 'the update wrote to the real default graph');
+      const description = await (await fetch(url, { headers: { accept: 'text/turtle' } })).text();
+      assert.match(description, /UnionDefaultGraph/);
+      const defaultGraph = await (await fetch(`${url}/store?default`, { headers: { accept: 'application/n-triples' } })).text();
+      assert.doesNotMatch(defaultGraph, /example\.org\/p>/, 'the graph store protocol addresses the real default graph');
+      assert.match(defaultGraph, /copy/);
+    } finally {
+      assert.equal(await stop(child), 0);
+    }
+  });
+
+  it('refuses --union-default-graph in remote mode, where the remote decides', async () => {
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'serve', '--remote', 'http://127.0.0.1:1/sparql', '--union-default-graph']),
+      (error: any) => error.code === 2 && /union-default-graph/.test(error.stderr),
+    );
+  });
+
   it('refuses an unknown flag with exit code 2', async () => {
     await assert.rejects(run(process.execPath, [MAIN, 'serve', '--bogus']), (error: any) => error.code === 2 && /bogus/.test(error.stderr));
   });
@@ -95,6 +121,20 @@ describe('quiver update and query', () => {
       assert.equal(csv.stdout, 'o\r\n42\r\n');
       const turtle = await run(process.execPath, [MAIN, 'query', '--store', store, 'CONSTRUCT WHERE { ?s ?p ?o }']);
       assert.match(turtle.stdout, /<http:\/\/example\.org\/a> <http:\/\/example\.org\/b> 42/);
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
+  it('read and write with the union of all graphs as the default graph (--union-default-graph)', async () => {
+    const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
+    try {
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { GRAPH <http://example.org/g> { <http://example.org/a> <http://example.org/b> 1 } }']);
+      const query = ['query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s <http://example.org/b> ?o }'];
+      assert.equal((await run(process.execPath, [MAIN, ...query])).stdout, 'o\r\n');
+      assert.equal((await run(process.execPath, [MAIN, ...query, '--union-default-graph'])).stdout, 'o\r\n1\r\n');
+      const updated = await run(process.execPath, [MAIN, 'update', '--store', store, '--union-default-graph', 'INSERT { ?s <http://example.org/c> ?o } WHERE { ?s ?p ?o }']);
+      assert.match(updated.stdout, /default graph: inserted 1/);
     } finally {
       await rm(store, { recursive: true, force: true });
     }

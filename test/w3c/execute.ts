@@ -32,6 +32,8 @@ export interface ExecutionOptions {
   timeoutMs: number;
   /** 'reopen': a new memory store per test; 'clear': one store, emptied between tests. */
   storeMode: 'reopen' | 'clear';
+  /** Run queries and updates with the union of all graphs as the default graph (see runner.ts). */
+  unionDefaultGraph?: boolean;
 }
 
 const SYNTAX_TESTS: Record<string, { update: boolean; positive: boolean }> = {
@@ -114,7 +116,7 @@ export class TestExecutor {
       queryDetails(test, query, expected.answer, actual, error);
     let actual: Answer;
     try {
-      const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline });
+      const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline, unionDefaultGraph: this.options.unionDefaultGraph });
       actual = collectAnswer(result, deadline);
     } catch (error) {
       return { status: 'fail', reason: `query failed: ${describeError(error)}`, details: details(undefined, error) };
@@ -137,7 +139,7 @@ export class TestExecutor {
     const expected: Answer = { kind: 'quads', quads: await this.datasetRows(test.resultData ?? []) };
     const deadline = Date.now() + this.options.timeoutMs;
     try {
-      await engine.runUpdate(store, request, { baseIri: requestFile, deadline, allowLoad: false });
+      await engine.runUpdate(store, request, { baseIri: requestFile, deadline, allowLoad: false, unionDefaultGraph: this.options.unionDefaultGraph });
     } catch (error) {
       return {
         status: 'fail',

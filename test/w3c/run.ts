@@ -2,12 +2,14 @@
  * Developer command for the W3C SPARQL suites:
  *
  *   node dist/test/w3c/run.js [--filter <text>] [--verbose] [--timeout <ms>] [--jobs <n>]
- *                              [--all] [--store clear|reopen] [--write-known-failures]
+ *                              [--all] [--store clear|reopen] [--union-default-graph]
+ *                              [--write-known-failures]
  *
  * --filter keeps tests whose id, IRI or name contains the text; --verbose prints, per failure,
  * the query, the data, the expected and actual answers and their difference; --all also runs
  * tests that are not approved; --write-known-failures rewrites test/w3c/known-failures.json from
- * this run (full runs only; reasons already written there are kept).
+ * this run (full runs only; reasons already written there are kept); --union-default-graph runs
+ * the evaluation tests that apply with the union of all graphs as the default graph.
  * Exits with 1 when a test fails that is not a known failure, or a known failure passes.
  */
 import { writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ async function main(): Promise<number> {
       jobs: { type: 'string' },
       all: { type: 'boolean', default: false },
       store: { type: 'string' },
+      'union-default-graph': { type: 'boolean', default: false },
       'write-known-failures': { type: 'boolean', default: false },
     },
   });
@@ -47,10 +50,11 @@ async function main(): Promise<number> {
     jobs: values.jobs ? Number(values.jobs) : undefined,
     includeUnapproved: values.all,
     storeMode: values.store === 'reopen' ? 'reopen' : 'clear',
+    unionDefaultGraph: values['union-default-graph'],
     onResult: values.verbose ? undefined : progress,
   });
   process.stderr.write('\n');
-  const fullRun = !values.filter && !values.all;
+  const fullRun = !values.filter && !values.all && !values['union-default-graph'];
   console.log(fullReport(run, known, { verbose: values.verbose, fullRun }));
   if (values['write-known-failures']) {
     if (!fullRun) throw new Error('--write-known-failures needs a full run (no --filter, no --all)');

@@ -2,7 +2,7 @@
  * The W3C SPARQL conformance run: reads the manifests, decides per test whether it belongs here,
  * and runs the rest in worker threads, each test under a time limit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { loadManifests, type TestCase } from './manifest.js';
 import { RUNNABLE_TYPES, type ExecutionOptions } from './execute.js';
 import type { FromWorker, ToWorker } from './test-worker.js';
+import { datasetOfQuery } from './query-shape.js';
 
 export interface RunnerOptions {
   /** Folder holding sparql10/, sparql11/ and sparql12/; default: ../shared/rdf-tests from the repo root. */
@@ -23,6 +24,11 @@ export interface RunnerOptions {
   /** Also run tests that are not dawgt:Approved (skipped by default). */
   includeUnapproved?: boolean;
   storeMode?: ExecutionOptions['storeMode'];
+  /**
+   * Evaluate with the union of all graphs as the default graph (quiver serve --union-default-graph),
+   * running only the evaluation tests whose answer the union cannot change (see unionSkipReason).
+   */
+  unionDefaultGraph?: boolean;
   /** Called as each test finishes (skipped tests included), for progress output. */
   onResult?: (result: TestResult) => void;
 }
@@ -73,6 +79,22 @@ export function skipReason(test: TestCase, includeUnapproved = false): string | 
 }
 
 /**
+ * Why a test does not apply with a union default graph: syntax tests do not depend on it; an
+ * evaluation test with named graphs in its data gets another answer when its request reads the
+ * default graph, unless the query names its dataset itself (FROM, FROM NAMED). Where the data has
+ * no named graph, the union is the default graph, and the answer must be the same.
+ */
+export function unionSkipReason(test: TestCase): string | undefined {
+  if (!test.type.endsWith('EvaluationTest') && test.type !== 'CSVResultFormatTest') return 'union default graph: not an evaluation test';
+  if (!test.data.some((file) => file.name !== undefined)) return undefined;
+  if (test.type !== 'UpdateEvaluationTest' && test.queryFile) {
+    const { from, fromNamed } = datasetOfQuery(readFileSync(new URL(test.queryFile), 'utf8'), test.queryFile);
+    if (from.length > 0 || fromNamed.length > 0) return undefined;
+  }
+  return 'union default graph: the data has named graphs, so the union changes the answer';
+}
+
+/**
  * What the conformance bar counts: every approved test, every SPARQL 1.0 evaluation test that was
  * not withdrawn (the community added several after the DAWG approved the suite), and every RDF 1.2
  * syntax test.
@@ -101,7 +123,7 @@ export async function runW3cSuites(options: RunnerOptions = {}): Promise<SuiteRu
   const results = new Map<string, TestResult>();
   const toRun: TestCase[] = [];
   for (const test of selected) {
-    const reason = skipReason(test, options.includeUnapproved);
+    const reason = skipReason(test, options.includeUnapproved) ?? (options.unionDefaultGraph ? unionSkipReason(test) : undefined);
     if (reason) {
       const result: TestResult = { test, status: 'skip', reason };
       results.set(test.id, result);
@@ -110,7 +132,11 @@ export async function runW3cSuites(options: RunnerOptions = {}): Promise<SuiteRu
       toRun.push(test);
     }
   }
-  const execution: ExecutionOptions = { timeoutMs: options.timeoutMs ?? 10_000, storeMode: options.storeMode ?? 'clear' };
+  const execution: ExecutionOptions = {
+    timeoutMs: options.timeoutMs ?? 10_000,
+    storeMode: options.storeMode ?? 'clear',
+    unionDefaultGraph: options.unionDefaultGraph,
+  };
   const jobs = Math.max(1, Math.min(options.jobs ?? Math.min(4, availableParallelism()), toRun.length));
   const queue = [...toRun];
   await Promise.all(

@@ -163,7 +163,7 @@ function solutions(where: Algebra.Operation, w: StoreWriter, options: EngineUpda
     clauses = root as Algebra.From;
     root = (root as Algebra.From).input;
   }
-  const dataset = resolveDataset(w, clauses, options.usingGraphUris, options.usingNamedGraphUris);
+  const dataset = resolveDataset(w, clauses, options.usingGraphUris, options.usingNamedGraphUris, options.unionDefaultGraph);
   const ctx = new ExecContext(w, dataset, options, options.baseIri);
   const allocator = new SlotAllocator();
   const scope = new Scope(allocator);

@@ -239,6 +239,11 @@ export class NativeScans {
     return new NativeQuadScan(this, index, s, p, o, g, boundPrefix(index, s, p, o, g));
   }
 
+  /** The quads of the given index matching the pattern (its bound positions a prefix of the key). */
+  scanIn(index: IndexLayout, s: TermId, p: TermId, o: TermId, g: TermId): Iterable<QuadIds> {
+    return new NativeQuadScan(this, index, s, p, o, g, boundPrefix(index, s, p, o, g));
+  }
+
   /** Every quad of one index in key order (from the given number of bound positions: 0 here). */
   scanIndex(index: IndexLayout, bound: number): NativeQuadScan {
     return new NativeQuadScan(this, index, 0, 0, 0, 0, bound);
