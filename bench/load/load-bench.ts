@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { loadFile } from '../../src/loader/file-loader.js';
-import { rdfFormatForFileName } from '../../src/formats/registry.js';
+import { rdfFormatForFileName } from '../../src/formats/format-table.js';
 import { openStore } from '../../src/store/lmdb-store.js';
 import { describeMachine } from '../machine.js';
 import { bsbmLikeChunks } from './bsbm-like-data.js';

@@ -8,27 +8,29 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { rdfFormatForFileName } from '../formats/index.js';
 import { createQuadsSerializer } from '../formats/index.js';
-import type { RdfFormat, TextSink } from '../formats/index.js';
+import type { ParseableRdfFormat, RdfFormat, TextSink } from '../formats/index.js';
+import { PARSEABLE_RDF_FORMATS } from '../formats/index.js';
 import { defaultGraph, factory, namedNode, type Quad, type Term } from '../rdf/index.js';
 import { openStore } from '../store/index.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore, type StoreReader, type TermId } from '../store/index.js';
 import { helpText, oneOf, parseOptions, stringOption, UsageError, type OptionSpec } from './options.js';
 
-export const DUMP_FORMATS = ['nquads', 'trig', 'turtle', 'ntriples', 'jsonld', 'rdfxml'] as const;
+/** Every RDF format the store reads back, N-Quads (the default) first. */
+export const DUMP_FORMATS: readonly ParseableRdfFormat[] = ['nquads', ...PARSEABLE_RDF_FORMATS.filter((f) => f !== 'nquads')];
 /** The formats that carry named graphs; the others hold one graph. */
 const QUAD_DUMP_FORMATS: readonly DumpFormat[] = ['nquads', 'trig', 'jsonld'];
-export type DumpFormat = (typeof DUMP_FORMATS)[number];
+export type DumpFormat = ParseableRdfFormat;
 
 export const DUMP_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory' },
   { name: 'graph', type: 'string', value: 'IRI', description: "dump one graph only ('default' for the default graph)", noEnv: true },
-  { name: 'format', type: 'string', value: 'F', description: 'nquads, trig, turtle, ntriples, jsonld, rdfxml (default: from --output, else nquads)', noEnv: true },
+  { name: 'format', type: 'string', value: 'F', description: `${DUMP_FORMATS.join(', ')} (default: from --output, else nquads)`, noEnv: true },
   { name: 'output', type: 'string', value: 'FILE', description: 'write to FILE instead of standard output', noEnv: true },
   { name: 'help', type: 'boolean', description: 'show this help', noEnv: true },
 ];
 
 export const DUMP_HELP = helpText(
-  'Usage: quiver dump [--store DIR] [--graph IRI] [--format nquads|trig|turtle|ntriples|jsonld|rdfxml] [--output FILE]',
+  `Usage: quiver dump [--store DIR] [--graph IRI] [--format ${DUMP_FORMATS.join('|')}] [--output FILE]`,
   'Writes the store (or one graph) as RDF. Triple formats (turtle, ntriples, rdfxml) hold one graph: without --graph they write the default graph.',
   DUMP_OPTIONS,
 );

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { rdfFormatForFileName } from '../formats/index.js';
-import { parseableRdfFormat } from '../formats/index.js';
+import { parseableRdfFormat, PARSEABLE_RDF_FORMATS } from '../formats/index.js';
 import type { ParseableRdfFormat } from '../formats/index.js';
 import { openStore } from '../store/index.js';
 import { termKey, namedNode } from '../rdf/index.js';
@@ -16,7 +16,7 @@ import { helpText, parseOptions, stringOption, UsageError, type OptionSpec } fro
 export const LOAD_OPTIONS: OptionSpec[] = [
   { name: 'store', type: 'string', value: 'DIR', default: './data', description: 'store directory (created when missing)' },
   { name: 'graph', type: 'string', value: 'IRI', description: 'load default-graph statements into this named graph', noEnv: true },
-  { name: 'format', type: 'string', value: 'F', description: 'turtle, trig, ntriples, nquads, rdfxml, jsonld (default: from the file name)', noEnv: true },
+  { name: 'format', type: 'string', value: 'F', description: `${PARSEABLE_RDF_FORMATS.join(', ')} or a media type (default: from the file name)`, noEnv: true },
   { name: 'base', type: 'string', value: 'IRI', description: 'base IRI for relative IRIs (default: the file URL)', noEnv: true },
   { name: 'gzip', type: 'boolean', description: 'standard input is gzip-compressed (files are recognized)', noEnv: true },
   {
@@ -48,7 +48,7 @@ export async function loadCommand(args: string[], env: NodeJS.ProcessEnv, out: P
   if (positionals.length === 0) throw new UsageError('name at least one file to load (or - for standard input)');
   const formatName = stringOption(values, 'format');
   const format = formatName === undefined ? undefined : parseableRdfFormat(formatName);
-  if (formatName !== undefined && format === undefined) throw new UsageError(`unknown format '${formatName}'`);
+  if (formatName !== undefined && format === undefined) throw new UsageError(`unknown format '${formatName}'; known: ${PARSEABLE_RDF_FORMATS.join(', ')}`);
   const sources = positionals.map((path) => sourceOf(path, format, values['gzip'] === true));
   const graph = stringOption(values, 'graph');
   const graphKey = graph === undefined ? undefined : termKey(namedNode(checkedIri(graph)));

@@ -14,7 +14,7 @@ import type { EngineQueryResult } from '../engine/index.js';
 import { StoreOpenError } from '../errors.js';
 import { openStore, storeExists } from '../store/index.js';
 import type { QuadStore } from '../store/index.js';
-import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf } from '../formats/index.js';
+import { formatForOutputName, defaultFormatFor, outputNamesFor, queryKindOf, RDF_FORMATS, RESULTS_FORMATS, type FormatInfo } from '../formats/index.js';
 import { createQuadsSerializer, createSolutionsSerializer } from '../formats/index.js';
 import type { TextSink } from '../formats/index.js';
 import { helpText, parseOptions, positiveNumber, stringOption, UsageError, type OptionSpec } from './options.js';
@@ -28,9 +28,20 @@ const UNION_OPTION: OptionSpec = {
 };
 const HELP_OPTION: OptionSpec = { name: 'help', type: 'boolean', description: 'show this help', noEnv: true };
 
+/** The names of the formats a command writes to a terminal or file (HTML is for browsers). */
+function formatNames(formats: readonly FormatInfo[]): string {
+  return formats.filter((f) => f.format !== 'html').map((f) => f.outputNames[0]).join(', ');
+}
+
 export const QUERY_OPTIONS: OptionSpec[] = [
   STORE_OPTION,
-  { name: 'format', type: 'string', value: 'F', description: 'json, xml, csv, tsv (SELECT/ASK; default json); turtle, ntriples, nquads, trig, jsonld, rdfxml (CONSTRUCT/DESCRIBE; default turtle)', noEnv: true },
+  {
+    name: 'format',
+    type: 'string',
+    value: 'F',
+    description: `${formatNames(RESULTS_FORMATS)} (SELECT/ASK; default json); ${formatNames(RDF_FORMATS)} (CONSTRUCT/DESCRIBE; default turtle)`,
+    noEnv: true,
+  },
   TIMEOUT_OPTION,
   UNION_OPTION,
   { name: 'explain', type: 'boolean', description: 'run the query to its end and print its plan (JSON: each operator with estimated and actual rows and time) instead of its answer', noEnv: true },

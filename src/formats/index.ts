@@ -4,6 +4,10 @@ export { loadN3IriChecks, type N3IriChecks, parseRdf } from './rdf-parser.js';
 export {
   defaultFormatFor,
   formatForMediaType,
+  outputChoices,
+  PARSEABLE_RDF_FORMATS,
+  resultsFormatOf,
+  w3cFormatIris,
   formatForOutputName,
   type FormatInfo,
   outputNamesFor,
@@ -13,13 +17,12 @@ export {
   rdfFormatForFileName,
   rdfFormatForMediaType,
   RESULTS_FORMATS,
-} from './registry.js';
+} from './format-table.js';
 export { isDocumentFormat, quadsDocument, solutionsDocument } from './result-document.js';
 export {
   type ParsedResults,
   parseSparqlResults,
   ResultsFormatError,
-  resultsFormatOf,
   streamSparqlResults,
 } from './results-parser.js';
 export { SerializationError } from './serialization-error.js';

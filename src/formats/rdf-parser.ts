@@ -12,7 +12,7 @@ import { createGunzip } from 'node:zlib';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
 import { factory, type Quad, type Term } from '../rdf/index.js';
-import { parseableRdfFormat } from './registry.js';
+import { parseableRdfFormat } from './format-table.js';
 import type { ParseableRdfFormat } from './serializer.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
 import type { ParserSetup } from './rdf-parser-setup.js';
@@ -29,7 +29,7 @@ export async function loadN3IriChecks(lineMode: boolean): Promise<N3IriChecks> {
   return (await import('./rdf-parser-setup.js')).n3IriChecks(lineMode) as N3IriChecks;
 }
 
-export { rdfFormatForFileName, rdfFormatForMediaType } from './registry.js';
+export { rdfFormatForFileName, rdfFormatForMediaType } from './format-table.js';
 export { RdfSyntaxError } from './rdf-syntax-error.js';
 
 export interface ParseRdfOptions {

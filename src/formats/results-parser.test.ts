@@ -4,11 +4,11 @@ import {
   csvValueOf,
   parseSparqlResults,
   parseTsvTerm,
-  resultsFormatOf,
   ResultsFormatError,
   streamSparqlResults,
   type ParsedResults,
 } from './results-parser.js';
+import { resultsFormatOf } from './format-table.js';
 import { blankNode, directionalLiteral, literal, namedNode, termToString, tripleTerm, typedLiteral } from '../rdf/terms.js';
 import { createSolutionsSerializer } from './serializers.js';
 import { StringSink } from './serializer.js';

@@ -13,12 +13,12 @@ import type { SolutionRow, Term } from '../rdf/index.js';
 import type { Quad_Object } from '@rdfjs/types';
 import { blankNode, directionalLiteral, literal, namedNode, tripleTerm, typedLiteral } from '../rdf/index.js';
 import { xsd } from '../rdf/index.js';
+import { resultsFormatOf } from './format-table.js';
 
 export type ParsedResults =
   | { kind: 'bindings'; variables: string[]; rows: SolutionRow[] }
   | { kind: 'boolean'; value: boolean };
 
-export type ResultsFormat = 'xml' | 'json' | 'csv' | 'tsv';
 
 /** A results document that does not follow its format. */
 export class ResultsFormatError extends Error {
@@ -26,31 +26,6 @@ export class ResultsFormatError extends Error {
     super(message);
     this.name = 'ResultsFormatError';
   }
-}
-
-const FORMAT_NAMES: Record<string, ResultsFormat> = {
-  srx: 'xml',
-  xml: 'xml',
-  'application/sparql-results+xml': 'xml',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-  srj: 'json',
-  json: 'json',
-  'application/sparql-results+json': 'json',
-  'application/json': 'json',
-  csv: 'csv',
-  'text/csv': 'csv',
-  tsv: 'tsv',
-  'text/tab-separated-values': 'tsv',
-};
-
-/**
- * The results format named by a media type (parameters allowed, e.g. `text/csv; charset=utf-8`)
- * or a file extension (with or without the dot), or undefined when it names none of the four.
- */
-export function resultsFormatOf(mediaTypeOrExtension: string): ResultsFormat | undefined {
-  const name = mediaTypeOrExtension.split(';')[0].trim().toLowerCase().replace(/^\./, '');
-  return FORMAT_NAMES[name];
 }
 
 /** Parses a complete results document in the format named by a media type or file extension. */

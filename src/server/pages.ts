@@ -10,6 +10,7 @@ import type { HandlerContext } from './handler-context.js';
 import { escapeHtml, htmlPage, jsonForScriptBlock, pageContentSecurityPolicy } from './html.js';
 import { KNOWN_PREFIXES, QUERY_EXAMPLES, UPDATE_EXAMPLES, type Example } from './page-examples.js';
 import { uiAssets, type UiAssets } from './ui-assets.js';
+import { outputChoices } from '../formats/index.js';
 
 export interface PagePaths {
   select: string;
@@ -46,15 +47,6 @@ interface PageData {
   styleNonce: string;
 }
 
-const QUERY_OUTPUTS: [string, string][] = [
-  ['html', 'HTML table'],
-  ['json', 'JSON (SPARQL results / JSON-LD)'],
-  ['xml', 'XML (SPARQL results / RDF/XML)'],
-  ['csv', 'CSV (SELECT only)'],
-  ['tsv', 'TSV (SELECT only)'],
-  ['turtle', 'Turtle (CONSTRUCT / DESCRIBE)'],
-  ['ntriples', 'N-Triples (CONSTRUCT / DESCRIBE)'],
-];
 
 /** Each page links the other; the current one is marked for assistive technology and the style. */
 function navigation(paths: PagePaths, current: PageData['page']): string {
@@ -98,7 +90,7 @@ const RESULTS_SLOT = '<!--quiver-results-->';
  * after `<textarea>` is dropped by the HTML parser, so a query that starts with one keeps it.
  */
 function queryForm(paths: PagePaths, query: string): string {
-  const outputs = QUERY_OUTPUTS.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('');
+  const outputs = outputChoices().map(({ name, label }) => `<option value="${name}">${escapeHtml(label)}</option>`).join('');
   return `<form id="sparql-form" method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
 <textarea name="query" rows="14" spellcheck="false" aria-label="SPARQL query">\n${escapeHtml(query)}</textarea>
 <div class="controls">

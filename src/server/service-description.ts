@@ -6,23 +6,14 @@ import type { Quad, Term } from '../rdf/index.js';
 import { blankNode, defaultGraph, factory, literal, namedNode } from '../rdf/index.js';
 import { rdf, xsd } from '../rdf/index.js';
 import type { ServiceDescriptionData } from '../service/index.js';
+import { w3cFormatIris } from '../formats/index.js';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const VOID = 'http://rdfs.org/ns/void#';
 const FORMATS = 'http://www.w3.org/ns/formats/';
 
-/** W3C format IRIs of the result formats the server writes. */
-export const RESULT_FORMAT_IRIS = [
-  'SPARQL_Results_JSON',
-  'SPARQL_Results_XML',
-  'SPARQL_Results_CSV',
-  'SPARQL_Results_TSV',
-  'Turtle',
-  'N-Triples',
-  'N-Quads',
-  'JSON-LD',
-  'RDF_XML',
-].map((name) => FORMATS + name);
+/** W3C format IRIs of the result formats the server writes (the formats layer's table). */
+export const RESULT_FORMAT_IRIS = w3cFormatIris();
 
 export const SD_PREFIXES = { sd: SD, void: VOID, formats: FORMATS, xsd: 'http://www.w3.org/2001/XMLSchema#' };
 

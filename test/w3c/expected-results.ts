@@ -3,7 +3,8 @@
  * set written in RDF with the DAWG result-set vocabulary (older tests), or a graph.
  */
 import type * as RDF from '@rdfjs/types';
-import { parseSparqlResults, resultsFormatOf } from '../../src/formats/results-parser.js';
+import { parseSparqlResults } from '../../src/formats/results-parser.js';
+import { resultsFormatOf } from '../../src/formats/format-table.js';
 import type { Term } from '../../src/rdf/terms.js';
 import type { Answer } from './compare-results.js';
 import { readRdfFile, readText } from './rdf-files.js';

@@ -1,4 +1,4 @@
-/** The format registry: names, media types and extensions as the HTTP spec's Formats table says. */
+/** The format table: names, media types and extensions as the HTTP spec's Formats table says. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -10,9 +10,16 @@ import {
   queryKindOf,
   rdfFormatForFileName,
   rdfFormatForMediaType,
-} from './registry.js';
+  RDF_FORMATS,
+  RESULTS_FORMATS,
+  PARSEABLE_RDF_FORMATS,
+  parseableRdfFormat,
+  resultsFormatOf,
+  w3cFormatIris,
+  outputChoices,
+} from './format-table.js';
 
-describe('format registry', () => {
+describe('format table', () => {
   it('maps json and xml by query kind', () => {
     assert.equal(formatForOutputName('json', 'results')?.mediaTypes[0], 'application/sparql-results+json');
     assert.equal(formatForOutputName('json', 'rdf')?.mediaTypes[0], 'application/ld+json');
@@ -75,5 +82,36 @@ describe('format registry', () => {
     assert.equal(rdfFormatForMediaType('application/ld+json'), 'jsonld');
     assert.equal(rdfFormatForMediaType('application/trig'), 'trig');
     assert.equal(rdfFormatForMediaType('text/html'), undefined);
+  });
+
+  it('reads back every format it writes but HTML, by name, media type and file extension', () => {
+    for (const info of [...RESULTS_FORMATS, ...RDF_FORMATS]) {
+      if (info.format === 'html') continue;
+      if (info.kind === 'rdf') {
+        assert.equal(parseableRdfFormat(info.format), info.format);
+        for (const type of [...info.mediaTypes, ...info.alsoReads]) assert.equal(rdfFormatForMediaType(type), info.format, type);
+        assert.equal(rdfFormatForFileName(`data.${info.extension}.gz`)?.format, info.format);
+      } else {
+        for (const type of [...info.mediaTypes, ...info.alsoReads]) assert.equal(resultsFormatOf(type), info.format, type);
+        for (const extension of info.fileExtensions) assert.equal(resultsFormatOf(`.${extension}`), info.format, extension);
+      }
+    }
+    assert.deepEqual([...PARSEABLE_RDF_FORMATS].sort(), ['jsonld', 'nquads', 'ntriples', 'rdfxml', 'trig', 'turtle']);
+  });
+
+  it('gives the Service Description a W3C format IRI for every format but HTML', () => {
+    const iris = w3cFormatIris();
+    assert.equal(iris.length, RESULTS_FORMATS.length + RDF_FORMATS.length - 2);
+    assert.ok(iris.includes('http://www.w3.org/ns/formats/TriG'));
+    assert.ok(iris.includes('http://www.w3.org/ns/formats/SPARQL_Results_TSV'));
+  });
+
+  it("offers the query form every format's name, each saying what it gives for which kind of query", () => {
+    const choices = outputChoices();
+    assert.equal(choices[0]!.name, 'html');
+    for (const info of [...RESULTS_FORMATS, ...RDF_FORMATS]) assert.ok(choices.some((c) => c.name === info.outputNames[0]), info.format);
+    assert.equal(choices.find((c) => c.name === 'json')!.label, 'SPARQL JSON / JSON-LD (CONSTRUCT, DESCRIBE)');
+    assert.equal(choices.find((c) => c.name === 'csv')!.label, 'CSV (SELECT, ASK)');
+    assert.equal(choices.find((c) => c.name === 'trig')!.label, 'TriG (CONSTRUCT, DESCRIBE)');
   });
 });
