@@ -16,7 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
-import { hashTermKeysWords } from './term-hash-words.js';
+import { hashTermKeysWords } from '../store/index.js';
 import { TermTable, copyBytes, hashKey, viewOf } from './term-table.js';
 
 const MAX_IN_FLIGHT = 8;

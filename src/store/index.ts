@@ -23,3 +23,4 @@ export {
   type QuadPattern,
   removeMatching,
 } from './term-pattern-scan.js';
+export { hashTermKeysWords } from './term-hash-words.js';

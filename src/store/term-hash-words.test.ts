@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashTermKey } from '../store/term-hash.js';
+import { hashTermKey } from './term-hash.js';
 import { hashTermKeyWords, hashTermKeysWords } from './term-hash-words.js';
 
 /** hashTermKeyWords of the key placed at an offset in a larger buffer, against the store's string hash. */

@@ -1,16 +1,16 @@
 /**
- * The dictionary hash of a term key (store/term-hash.ts, part of the store format) computed from
+ * The dictionary hash of a term key (term-hash.ts, part of the store format) computed from
  * the key's UTF-8 bytes four at a time: one load and one ASCII test per word instead of per byte,
  * the same arithmetic per character, so the same hash. The parse worker hashes every new term's
  * bytes (tens of MB on data with long literals). Keys with a non-ASCII byte go to the store's own
  * function (which decodes them).
  */
-import { avalanche, hashTermKeyBytes } from '../store/index.js';
+import { avalanche, hashTermKeyBytes, TERM_HASH } from './term-hash.js';
 
-const FNV_PRIME = 0x01000193;
-const MIX = 0x5bd1e995;
-const H1 = 0x811c9dc5;
-const H2 = 0x9747b28c;
+const FNV_PRIME = TERM_HASH.multiplier1;
+const MIX = TERM_HASH.multiplier2;
+const H1 = TERM_HASH.seed1;
+const H2 = TERM_HASH.seed2;
 
 /** hashTermKeyBytes(bytes, start, end, out); `view` is a DataView over the same memory as `bytes`. */
 export function hashTermKeyWords(bytes: Uint8Array, view: DataView, start: number, end: number, out: Uint32Array): void {
