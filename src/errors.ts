@@ -18,7 +18,7 @@ export function isQuiverError(error: unknown): error is QuiverError {
 }
 
 /** A query or update that does not parse; line and column are 1-based. */
-export class SyntaxError extends QuiverError {
+export class SparqlSyntaxError extends QuiverError {
   constructor(message: string, readonly line?: number, readonly column?: number) {
     super(line !== undefined ? `${message} (line ${line}, column ${column})` : message);
     this.name = 'SyntaxError';

@@ -8,7 +8,7 @@ import type { BaseQuad, Quad_Object, Quad_Predicate, Quad_Subject } from '@rdfjs
 import { blankNode, defaultGraph, factory, tripleTerm, type Quad, type Term } from '../rdf/index.js';
 import { termKey } from '../rdf/index.js';
 import { unitBatch } from './batch.js';
-import type { ExecContext } from './context.js';
+import type { ExecContext } from './exec-context.js';
 import type { Operator } from './operators/operator.js';
 import type { Scope } from './plan/scope.js';
 

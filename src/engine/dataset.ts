@@ -2,7 +2,7 @@
 import type { NamedNode } from '../rdf/index.js';
 import { namedNode } from '../rdf/index.js';
 import type { StoreReader } from '../store/index.js';
-import { type Dataset, storeDataset } from './context.js';
+import { type Dataset, storeDataset } from './exec-context.js';
 
 export interface DatasetClauses {
   default: NamedNode[];

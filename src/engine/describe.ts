@@ -4,7 +4,7 @@
  */
 import { factory, defaultGraph, type Quad, type Term } from '../rdf/index.js';
 import { unitBatch } from './batch.js';
-import type { ExecContext } from './context.js';
+import type { ExecContext } from './exec-context.js';
 import type { Operator } from './operators/operator.js';
 import type { Scope } from './plan/scope.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../store/index.js';

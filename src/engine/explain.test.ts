@@ -5,7 +5,7 @@ import type { QuadStore } from '../store/quad-store.js';
 import type { PlanNode } from './explain.js';
 import { runQuery, runUpdate } from './query-engine.js';
 import { explainQuery } from './explain.js';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 
 const PREFIX = 'PREFIX : <http://ex/> ';
 
@@ -81,7 +81,7 @@ describe('explain', () => {
   });
 
   it('rejects a syntax error as a query would', async () => {
-    await assert.rejects(explainQuery(store, 'SELECT ?s {'), SyntaxError);
+    await assert.rejects(explainQuery(store, 'SELECT ?s {'), SparqlSyntaxError);
   });
 
   it('costs nothing afterwards: a plain query is not instrumented', async () => {

@@ -9,7 +9,7 @@ import { parseQuery } from '../sparql/index.js';
 import type { QuadStore } from '../store/index.js';
 import type { EngineQueryOptions } from './engine-api.js';
 import { unitBatch, type Batch } from './batch.js';
-import type { ExecContext } from './context.js';
+import type { ExecContext } from './exec-context.js';
 import type { Operator } from './operators/operator.js';
 import { planQuery, hasSolution, withTextCharged, type PlannedQuery } from './query-engine.js';
 import { prefetchServices } from './service-call.js';

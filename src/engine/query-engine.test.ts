@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { runQuery, runUpdate } from './query-engine.js';
-import { SyntaxError, EvaluationError, TimeoutError } from '../errors.js';
+import { SparqlSyntaxError, EvaluationError, TimeoutError } from '../errors.js';
 
 const PREFIX = 'PREFIX : <http://ex/> ';
 
@@ -198,12 +198,12 @@ describe('syntax errors', () => {
     const store = openStore({ memory: true });
     try {
       await assert.rejects(runQuery(store, 'SELECT * WHERE {\n  ?s ?p }'), (e: unknown) => {
-        assert.ok(e instanceof SyntaxError);
+        assert.ok(e instanceof SparqlSyntaxError);
         assert.equal(e.line, 2);
         assert.equal(e.column, 9);
         return true;
       });
-      await assert.rejects(runUpdate(store, 'INSERT DATA { <a> }'), SyntaxError);
+      await assert.rejects(runUpdate(store, 'INSERT DATA { <a> }'), SparqlSyntaxError);
     } finally {
       await store.close();
     }

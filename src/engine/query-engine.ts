@@ -10,7 +10,7 @@ import type { QuadStore, StoreReader, StoreStatistics } from '../store/index.js'
 import type { Quad, SolutionRow, Term } from '../rdf/index.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
-import { ExecContext, storeDataset } from './context.js';
+import { ExecContext, storeDataset } from './exec-context.js';
 import { resolveDataset } from './dataset.js';
 import { Planner } from './plan/planner.js';
 import { Scope, SlotAllocator } from './plan/scope.js';

@@ -3,7 +3,7 @@
  * array, not an object per row.
  */
 import type { Batch } from './batch.js';
-import type { ExecContext } from './context.js';
+import type { ExecContext } from './exec-context.js';
 
 export class RowBuffer {
   data: Float64Array;

@@ -12,10 +12,10 @@ import type { SolutionRow } from '../rdf/index.js';
 import { parseSparqlResults, resultsFormatOf } from '../formats/index.js';
 import { FetchBudget, fetchOutbound, type ByteLimit } from '../net/index.js';
 import type { EngineQueryOptions } from './engine-api.js';
-import { checkLimits, type ExecContext } from './context.js';
+import { checkLimits, type ExecContext } from './exec-context.js';
 import type { Scope } from './plan/scope.js';
 import type { GraphRef } from './operators/graph-ref.js';
-import { Values } from './operators/values.js';
+import { Values } from './operators/inline-data.js';
 import { rowBytes } from '../rdf/index.js';
 
 const generator = new Generator();

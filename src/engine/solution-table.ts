@@ -5,7 +5,7 @@
  * them for the rest of the evaluation.
  */
 import { Batch } from './batch.js';
-import type { ExecContext } from './context.js';
+import type { ExecContext } from './exec-context.js';
 import { RowBuffer, allBound, rowKey } from './row-buffer.js';
 import type { Operator } from './operators/operator.js';
 

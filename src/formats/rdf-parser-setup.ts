@@ -8,7 +8,7 @@ import { JsonLdParser } from 'jsonld-streaming-parser';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
-import { SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 import { invalidIriInQuad } from '../rdf/index.js';
 import { factory, type Quad } from '../rdf/index.js';
 import { LineTracker } from './line-tracker.js';
@@ -56,7 +56,7 @@ export function createParser(format: ParseableRdfFormat, baseIri: string | undef
         return typeof offset === 'number' && offset >= 0 ? tracker.position(offset) : undefined;
       };
       const toSyntaxError = (error: Error): Error => {
-        if (error instanceof QuiverSyntaxError) return error;
+        if (error instanceof SparqlSyntaxError) return error;
         const at = position();
         const message = `invalid JSON-LD: ${error.message.replace(/ at position \d+/, '')}`;
         return new RdfSyntaxError(message, at?.line, at?.column);
@@ -120,7 +120,7 @@ class OfflineDocumentLoader {
 
 function n3SyntaxError(error: Error): Error {
   const line = (error as { context?: { line?: number } }).context?.line;
-  if (line === undefined) return error instanceof QuiverSyntaxError ? error : new RdfSyntaxError(error.message);
+  if (line === undefined) return error instanceof SparqlSyntaxError ? error : new RdfSyntaxError(error.message);
   return new RdfSyntaxError(error.message.replace(/ on line \d+\.?$/, ''), line);
 }
 

@@ -3,18 +3,18 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { ProtocolError, SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { ProtocolError, SparqlSyntaxError } from '../errors.js';
 import { termKey } from '../rdf/terms.js';
 import { parseRdf } from './rdf-parser.js';
 import { collect, ex } from './test-fixtures.js';
 
 const TURTLE = '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c, ex:d .\nex:a ex:e "x"@en .\n';
 
-async function rejection(promise: Promise<unknown>): Promise<QuiverSyntaxError> {
+async function rejection(promise: Promise<unknown>): Promise<SparqlSyntaxError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof QuiverSyntaxError, String(error));
+    assert.ok(error instanceof SparqlSyntaxError, String(error));
     return error;
   }
   assert.fail('expected a syntax error');

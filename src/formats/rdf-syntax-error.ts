@@ -1,9 +1,9 @@
 /**
  * A syntax error in an RDF document, with its line (and column where the parser knows it).
  */
-import { SyntaxError as QuiverSyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 
-export class RdfSyntaxError extends QuiverSyntaxError {
+export class RdfSyntaxError extends SparqlSyntaxError {
   constructor(message: string, line?: number, column?: number) {
     super(message, line, column);
     this.name = 'RdfSyntaxError';

@@ -20,6 +20,6 @@ export {
   StorageFullError,
   StoreClosedError,
   StoreOpenError,
-  SyntaxError as SparqlSyntaxError,
+  SparqlSyntaxError,
   TimeoutError,
 } from '../errors.js';

@@ -9,7 +9,7 @@
  * messages: both must produce the same keys for the same line (byte-line-parser.test.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { copyBytes, viewOf, type KeyBytes } from './term-table.js';
+import { copyBytes, viewOf, type KeyBytes } from './byte-term-table.js';
 
 /** parse(): nothing on the line (blank, or a comment). */
 export const NO_STATEMENT = 0;

@@ -5,7 +5,7 @@
  * reading pauses meanwhile, so memory stays flat however large the file.
  *
  * N-Triples and N-Quads are read as bytes (byte-line-parser.ts) into a byte-keyed term map
- * (term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the string
+ * (byte-term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the string
  * parser (nquads-line-parser.ts), whose keys join the same map.
  */
 import { createReadStream } from 'node:fs';
@@ -17,7 +17,7 @@ import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from '
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 import { hashTermKeysWords } from '../store/index.js';
-import { TermTable, copyBytes, hashKey, viewOf } from './term-table.js';
+import { TermTable, copyBytes, hashKey, viewOf } from './byte-term-table.js';
 
 const MAX_IN_FLIGHT = 8;
 /** Statements in the first batch (see BatchBuilder.batchSize). */

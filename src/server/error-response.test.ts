@@ -8,7 +8,7 @@ import {
   ResourceLimitError,
   StorageFullError,
   StoreClosedError,
-  SyntaxError,
+  SparqlSyntaxError,
   TimeoutError,
 } from '../errors.js';
 import { SerializationError } from '../formats/serialization-error.js';
@@ -17,7 +17,7 @@ import { errorResponse, MEMORY_BUDGET_HINT, statusOf } from './error-response.js
 
 describe('statusOf', () => {
   it('maps each error class of the lower layers, which know no HTTP, to its status', () => {
-    assert.equal(statusOf(new SyntaxError('unexpected "}"', 3, 14)), 400);
+    assert.equal(statusOf(new SparqlSyntaxError('unexpected "}"', 3, 14)), 400);
     assert.equal(statusOf(new ProtocolError('bad IRI')), 400);
     assert.equal(statusOf(new EvaluationError('CREATE failed')), 500);
     assert.equal(statusOf(new ResourceLimitError('too big')), 500);

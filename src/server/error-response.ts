@@ -12,7 +12,7 @@ import {
   ResourceLimitError,
   StorageFullError,
   StoreClosedError,
-  SyntaxError,
+  SparqlSyntaxError,
   TimeoutError,
 } from '../errors.js';
 import { HttpError } from './http-error.js';
@@ -45,7 +45,7 @@ const REASONS: Record<number, string> = {
 
 /** The status of each error class of the lower layers; a QuiverError not listed is a 500. */
 const STATUS_OF_ERROR: [new (...args: never[]) => QuiverError, number][] = [
-  [SyntaxError, 400],
+  [SparqlSyntaxError, 400],
   [ProtocolError, 400],
   [EvaluationError, 500],
   [ResourceLimitError, 500],

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deserializeError, serializeError } from './error-transport.js';
-import { EvaluationError, OverloadedError, ResourceLimitError, StorageFullError, SyntaxError, TimeoutError } from '../errors.js';
+import { EvaluationError, OverloadedError, ResourceLimitError, StorageFullError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 
 /** What the main thread sees of an error thrown in a worker (structured clone in between). */
 function acrossThreads(error: unknown): Error {
@@ -9,8 +9,8 @@ function acrossThreads(error: unknown): Error {
 }
 
 test('errors keep their class and details across the thread boundary', () => {
-  const syntax = acrossThreads(new SyntaxError('unexpected "}"', 3, 14));
-  assert.ok(syntax instanceof SyntaxError);
+  const syntax = acrossThreads(new SparqlSyntaxError('unexpected "}"', 3, 14));
+  assert.ok(syntax instanceof SparqlSyntaxError);
   assert.equal(syntax.line, 3);
   assert.equal(syntax.column, 14);
   assert.equal(syntax.message, 'unexpected "}" (line 3, column 14)');

@@ -12,7 +12,7 @@ import {
   StorageFullError,
   StoreClosedError,
   StoreOpenError,
-  SyntaxError,
+  SparqlSyntaxError,
   TimeoutError,
 } from '../errors.js';
 
@@ -36,10 +36,10 @@ export function serializeError(error: unknown): SerializedError {
   // JSON.parse on a document that LOAD fetched) is a failed evaluation, not a malformed request.
   const name = error instanceof QuiverError ? error.name : 'Error';
   const serialized: SerializedError = { name, message: error.message, stack: error.stack };
-  if (error instanceof SyntaxError && error.column === undefined) {
+  if (error instanceof SparqlSyntaxError && error.column === undefined) {
     // A subclass (say, RdfSyntaxError of a parsed document) that knows the line only keeps its message.
     serialized.name = 'SyntaxError';
-  } else if (error instanceof SyntaxError) {
+  } else if (error instanceof SparqlSyntaxError) {
     serialized.name = 'SyntaxError';
     serialized.message = messageWithoutPosition(error);
     serialized.line = error.line;
@@ -53,8 +53,8 @@ function isStackOverflow(error: Error): boolean {
   return error instanceof RangeError && error.message === 'Maximum call stack size exceeded';
 }
 
-/** SyntaxError's constructor appends the position to its message; strip it so it is not doubled. */
-function messageWithoutPosition(error: SyntaxError): string {
+/** SparqlSyntaxError's constructor appends the position to its message; strip it so it is not doubled. */
+function messageWithoutPosition(error: SparqlSyntaxError): string {
   const suffix = ` (line ${error.line}, column ${error.column})`;
   return error.line !== undefined && error.message.endsWith(suffix)
     ? error.message.slice(0, -suffix.length)
@@ -74,7 +74,7 @@ export function deserializeError(data: SerializedError): QuiverError {
 function rebuild(data: SerializedError): QuiverError {
   switch (data.name) {
     case 'SyntaxError':
-      return new SyntaxError(data.message, data.line, data.column);
+      return new SparqlSyntaxError(data.message, data.line, data.column);
     case 'ProtocolError':
       return new ProtocolError(data.message);
     case 'EvaluationError':

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createLocalService, type InlineQueryOptions, type LocalService } from './local-service.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
 import type { Quad } from '../rdf/terms.js';
-import { CancelledError, EvaluationError, OverloadedError, SyntaxError, TimeoutError } from '../errors.js';
+import { CancelledError, EvaluationError, OverloadedError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 
 const EX = 'http://example.org/';
 
@@ -95,7 +95,7 @@ describe('LocalService', () => {
 
   test('a syntax error rejects query() with its position', async () => {
     await assert.rejects(service.query({ query: 'SELECT * WHERE {\n  ?s ?p \n}' }), (error: unknown) => {
-      assert.ok(error instanceof SyntaxError);
+      assert.ok(error instanceof SparqlSyntaxError);
       assert.equal(typeof error.line, 'number');
       return true;
     });
@@ -165,7 +165,7 @@ describe('LocalService', () => {
   });
 
   test('an update with a syntax error is rejected as such', async () => {
-    await assert.rejects(service.update({ update: 'INSERT DATA { <a> }' }), SyntaxError);
+    await assert.rejects(service.update({ update: 'INSERT DATA { <a> }' }), SparqlSyntaxError);
   });
 
   test('concurrent updates run one at a time, each as one transaction', async () => {
@@ -222,7 +222,7 @@ describe('LocalService with inlineCheapQueries', () => {
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(inline.query({ query: `ASK { ?s <${EX}value> 9 }`, signal: controller.signal }), CancelledError);
-    await assert.rejects(inline.query({ query: `ASK { ?s <${EX}value> 9 ` }), SyntaxError);
+    await assert.rejects(inline.query({ query: `ASK { ?s <${EX}value> 9 ` }), SparqlSyntaxError);
   });
 });
 

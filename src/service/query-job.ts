@@ -8,7 +8,7 @@ import type { Quad } from '../rdf/index.js';
 import { BatchStream } from './batch-stream.js';
 import { deserializeError } from './error-transport.js';
 import type { CancelSignal, DocumentFormat, DocumentFormats, QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
-import { TermTableDecoder, type EncodedBatch } from './term-table.js';
+import { TermTableDecoder, type EncodedBatch } from './transfer-term-table.js';
 import type { QueryWorkerReply, ResultHead, RunQueryMessage } from './worker-messages.js';
 
 export type QueryJobSpec = Omit<RunQueryMessage, 'type' | 'jobId' | 'documentFormats'> & {

@@ -10,7 +10,7 @@ import { explainQuery } from '../engine/index.js';
 import type { QuadStore } from '../store/index.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
-import { TermTableEncoder } from './term-table.js';
+import { TermTableEncoder } from './transfer-term-table.js';
 import { isDocumentFormat, quadsDocument, solutionsDocument } from '../formats/index.js';
 import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead, RunQueryMessage } from './worker-messages.js';
 import type { SolutionRow } from './sparql-service.js';

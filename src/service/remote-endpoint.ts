@@ -7,7 +7,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
-import { CancelledError, OverloadedError, QuiverError, SyntaxError as QuiverSyntaxError, TimeoutError } from '../errors.js';
+import { CancelledError, OverloadedError, QuiverError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
 import { Http1Exchange, type RemoteBody } from './remote-http1.js';
 import { SpareConnections } from './remote-spare-connections.js';
@@ -125,7 +125,7 @@ export class RemoteExchange {
         return new OverloadedError('the service is shutting down');
     }
     // A syntax error here is in the remote's answer (an RDF document), not in our client's request.
-    if (error instanceof QuiverError && !(error instanceof QuiverSyntaxError)) return error;
+    if (error instanceof QuiverError && !(error instanceof SparqlSyntaxError)) return error;
     const { code, message } = networkCause(error);
     if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
       return new RemoteEndpointError(`the remote endpoint ${this.endpoint} cannot be reached (${code}): ${message}`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { CancelledError, ProtocolError, SyntaxError, TimeoutError } from '../errors.js';
+import { CancelledError, ProtocolError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 import { formBody } from './remote-endpoint.js';
 import { RemoteEndpointError } from './remote-errors.js';
 import { lexicalQueryForm, queryFormOf } from './remote-request.js';
@@ -182,8 +182,8 @@ describe('RemoteService', () => {
 
   it('answers our own syntax errors with line and column, without asking the remote', async () => {
     const before = remote.received.length;
-    await assert.rejects(service.query({ query: 'SELECT *\nWHERE { ?s ?p }' }), (error: Error) => error instanceof SyntaxError && /line 2/.test(error.message));
-    await assert.rejects(service.update({ update: 'INSERT DATA { <http://a> }' }), SyntaxError);
+    await assert.rejects(service.query({ query: 'SELECT *\nWHERE { ?s ?p }' }), (error: Error) => error instanceof SparqlSyntaxError && /line 2/.test(error.message));
+    await assert.rejects(service.update({ update: 'INSERT DATA { <http://a> }' }), SparqlSyntaxError);
     assert.equal(remote.received.length, before);
   });
 

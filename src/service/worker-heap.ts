@@ -28,7 +28,7 @@ export function workerHeapLimitMb(queryMemory: number): number {
 
 /**
  * What a running query holds on the main thread: the term table its rows arrive through
- * (term-table.ts, some 8 MB), a few batches in flight and the text being sent to its client.
+ * (transfer-term-table.ts, some 8 MB), a few batches in flight and the text being sent to its client.
  */
 const MAIN_THREAD_BYTES = 16 * MIB;
 

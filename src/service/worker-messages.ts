@@ -9,7 +9,7 @@
  */
 import type { ControlBlock } from './flow-control.js';
 import type { SerializedError } from './error-transport.js';
-import type { EncodedBatch } from './term-table.js';
+import type { EncodedBatch } from './transfer-term-table.js';
 import type { QueryExplanation } from './sparql-service.js';
 import type { FetchSettings } from '../net/index.js';
 import type { KeyedPattern } from '../store/index.js';

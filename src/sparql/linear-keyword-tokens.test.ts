@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUpdate } from './parse.js';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 
 const INDENT = ' '.repeat(64);
 
@@ -11,7 +11,7 @@ describe('DELETE and INSERT followed by long runs of blanks', { timeout: 20_000 
   test('a malformed update after an indented DELETE is a syntax error at the right place', () => {
     assert.throws(
       () => parseUpdate(`PREFIX : <http://example.org/>\nDELETE\n${INDENT}?s ?p ?o }`),
-      (error: unknown) => error instanceof SyntaxError && error.line === 3 && error.column === 65,
+      (error: unknown) => error instanceof SparqlSyntaxError && error.line === 3 && error.column === 65,
     );
   });
 

@@ -7,7 +7,7 @@
 import { Parser } from '@traqula/parser-sparql-1-2';
 import { toAlgebra } from '@traqula/algebra-sparql-1-2';
 import type { Algebra } from '@traqula/algebra-transformations-1-2';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
@@ -114,7 +114,7 @@ function parseTemplate(template: Template, baseIri?: string): ParsedQuery | null
 
 function parseQueryText(text: string, baseIri?: string): ParsedQuery {
   const ast = parseText(text, baseIri) as any;
-  if (ast.type !== 'query') throw new SyntaxError('expected a query but found an update request');
+  if (ast.type !== 'query') throw new SparqlSyntaxError('expected a query but found an update request');
   const algebra = rewriteTripleTermPatterns(translate(() => toAlgebra(ast, { quads: false, baseIRI: baseIri }) as Algebra.Operation));
   markSolutionWildcards(text, ast, algebra);
   return { algebra, prefixes: prefixesOf(ast), baseIri: declaredBase(ast) ?? baseIri, variableOrder: selectsAll(ast) ? variablesInOrder(ast.where) : [] };
@@ -127,7 +127,7 @@ function selectsAll(ast: any): boolean {
 
 export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   const ast = parseText(text, baseIri) as any;
-  if (ast.type !== 'update') throw new SyntaxError('expected an update request but found a query');
+  if (ast.type !== 'update') throw new SparqlSyntaxError('expected an update request but found a query');
   const algebra = rewriteTripleTermPatterns(translate(() => updateToAlgebra(ast, baseIri)));
   markSolutionWildcards(text, ast, algebra);
   const hasDatasetClauses = (ast.updates ?? []).some(
@@ -155,7 +155,7 @@ function translate(toOperation: () => Algebra.Operation): Algebra.Operation {
   } catch (error) {
     // The translation rejects what the grammar alone lets through (e.g. relative IRIs without a
     // base, variables reused in SELECT): for a client that is still a malformed request.
-    throw isStackOverflow(error) ? nestingTooDeepError() : new SyntaxError(messageOf(error));
+    throw isStackOverflow(error) ? nestingTooDeepError() : new SparqlSyntaxError(messageOf(error));
   }
 }
 
@@ -197,24 +197,24 @@ function prefixesOf(ast: any): Record<string, string> {
 }
 
 /** Chevrotain's messages name the position in their text: "on line N" with a caret line, or an offset. */
-export function toSyntaxError(error: unknown, text: string): SyntaxError {
-  if (error instanceof SyntaxError) return error;
+export function toSyntaxError(error: unknown, text: string): SparqlSyntaxError {
+  if (error instanceof SparqlSyntaxError) return error;
   const message = messageOf(error);
   const onLine = /^Parse error on line (\d+)\n[^\n]*\n(-*)\^\n([\s\S]*)$/.exec(message);
   if (onLine) {
-    return new SyntaxError(summarize(onLine[3]), Number(onLine[1]), onLine[2].length + 1);
+    return new SparqlSyntaxError(summarize(onLine[3]), Number(onLine[1]), onLine[2].length + 1);
   }
   if (message.startsWith('Parse error\n')) {
     // No token position: the parser ran into the end of the input.
     const { line, column } = positionOfOffset(text, text.length);
-    return new SyntaxError(`unexpected end of input; ${summarize(message.slice(12))}`, line, column);
+    return new SparqlSyntaxError(`unexpected end of input; ${summarize(message.slice(12))}`, line, column);
   }
   const atOffset = /at offset: (\d+)/.exec(message);
   if (atOffset) {
     const { line, column } = positionOfOffset(text, Number(atOffset[1]));
-    return new SyntaxError(message.replace(/,? ?skipped \d+ characters\.?/, '').replace(/ at offset: \d+/, ''), line, column);
+    return new SparqlSyntaxError(message.replace(/,? ?skipped \d+ characters\.?/, '').replace(/ at offset: \d+/, ''), line, column);
   }
-  return new SyntaxError(message);
+  return new SparqlSyntaxError(message);
 }
 
 /** Chevrotain lists every token it would have accepted; keep the message readable. */

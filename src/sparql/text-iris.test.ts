@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 import { parseQuery, parseUpdate } from './parse.js';
 
 /** One of each kind of invalid IRI, with what the message says about it. */
@@ -44,7 +44,7 @@ const UPDATE_PLACES = [
 
 function refusedAt(parse: () => unknown, line: number, column: number, reason: RegExp, what: string): void {
   assert.throws(parse, (error: unknown) => {
-    assert.ok(error instanceof SyntaxError, `${what}: a SyntaxError (a 400)`);
+    assert.ok(error instanceof SparqlSyntaxError, `${what}: a SparqlSyntaxError (a 400)`);
     assert.match(error.message, /^invalid IRI </, what);
     assert.match(error.message, reason, what);
     assert.equal(error.line, line, `${what}: the line`);

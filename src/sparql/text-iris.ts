@@ -13,20 +13,20 @@
  */
 import { Parser } from '@traqula/parser-sparql-1-2';
 import { AstFactory } from '@traqula/rules-sparql-1-2';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 import { iriReferenceError } from '../rdf/index.js';
 import { positionOfOffset } from './text-position.js';
 
-/** Returns the parsed tree when every IRI in it is valid; throws a SyntaxError naming the first that is not. */
+/** Returns the parsed tree when every IRI in it is valid; throws a SparqlSyntaxError naming the first that is not. */
 export function withValidIris<T>(ast: T, text: string, baseIri?: string): T {
   const invalid = firstInvalidIri(ast);
   if (invalid === undefined) return ast;
   const located = firstInvalidIri(parseWithPositions(text, baseIri)) ?? invalid;
   const message = `invalid IRI <${located.iri}>: ${located.reason}`;
   const start = sourceStart(located.node);
-  if (start === undefined) throw new SyntaxError(message);
+  if (start === undefined) throw new SparqlSyntaxError(message);
   const { line, column } = positionOfOffset(text, start);
-  throw new SyntaxError(message, line, column);
+  throw new SparqlSyntaxError(message, line, column);
 }
 
 interface InvalidIri {

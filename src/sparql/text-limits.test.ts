@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 import { parseQuery, parseUpdate } from './parse.js';
 import { checkTextLimits, MAX_NESTING_DEPTH, MAX_TERM_LENGTH } from './text-limits.js';
 
@@ -23,7 +23,7 @@ describe('SPARQL text limits', () => {
       parseQuery(nested(MAX_NESTING_DEPTH));
       for (const depth of [MAX_NESTING_DEPTH + 2, 1000, 100_000]) {
         const error = thrown(() => parseQuery(nested(depth)));
-        assert.ok(error instanceof SyntaxError, `${name} at ${depth}: ${String(error)}`);
+        assert.ok(error instanceof SparqlSyntaxError, `${name} at ${depth}: ${String(error)}`);
         assert.match(error.message, new RegExp(`nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`));
       }
     });
@@ -57,7 +57,7 @@ describe('SPARQL text limits', () => {
       parseUpdate(`INSERT DATA { <http://s> <http://p> ${term('x'.repeat(MAX_TERM_LENGTH - 20))} }`);
       for (const body of [justOver, 'y'.repeat(5 * 1024 * 1024)]) {
         const error = thrown(() => parseUpdate(`INSERT DATA { <http://s> <http://p> ${term(body)} }`));
-        assert.ok(error instanceof SyntaxError, `${name}: ${String(error)}`);
+        assert.ok(error instanceof SparqlSyntaxError, `${name}: ${String(error)}`);
         assert.match(error.message, new RegExp(`longer than the term length limit of ${MAX_TERM_LENGTH}`));
         assert.match(error.message, /\(line 1, column 37\)$/);
       }
@@ -67,7 +67,7 @@ describe('SPARQL text limits', () => {
   it('answers a chain too long for the parser with the same kind of 400, not V8 words alone', () => {
     const error = thrown(() => parseQuery(`SELECT * WHERE { ?s ?p ?o FILTER(${Array(100_000).fill('1').join('+')}) }`));
     if (error === undefined) return; // a parser and translation that handle it without recursion are just as good
-    assert.ok(error instanceof SyntaxError, String(error));
+    assert.ok(error instanceof SparqlSyntaxError, String(error));
     assert.match(error.message, /nested or chained too deeply to parse/);
   });
 });

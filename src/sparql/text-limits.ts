@@ -9,7 +9,7 @@
  * literals (short and long, with escapes) and IRIs, whose lengths it measures. Anything it cannot
  * classify it leaves to the parser, which reports it properly.
  */
-import { SyntaxError } from '../errors.js';
+import { SparqlSyntaxError } from '../errors.js';
 
 /**
  * Brackets — `{` `(` `[` of any kind, nested in each other — open at once. A parenthesised
@@ -27,15 +27,15 @@ export const MAX_NESTING_DEPTH = 64;
  */
 export const MAX_TERM_LENGTH = 1024 * 1024;
 
-/** Throws a SyntaxError (400) when the text nests deeper or holds a longer term than the limits. */
+/** Throws a SparqlSyntaxError (400) when the text nests deeper or holds a longer term than the limits. */
 export function checkTextLimits(text: string): void {
   const scanner = new LimitScanner(text);
   scanner.scan();
 }
 
 /** The message when the parser ran out of stack all the same: a long chain of operators, say. */
-export function nestingTooDeepError(): SyntaxError {
-  return new SyntaxError(
+export function nestingTooDeepError(): SparqlSyntaxError {
+  return new SparqlSyntaxError(
     `the request is nested or chained too deeply to parse (maximum call stack size exceeded); nesting depth is limited to ${MAX_NESTING_DEPTH}`,
   );
 }
@@ -89,7 +89,7 @@ class LimitScanner {
     this.depth++;
     if (this.depth > MAX_NESTING_DEPTH) {
       const { line, column } = positionOf(this.text, this.at);
-      throw new SyntaxError(`brackets nested more than ${MAX_NESTING_DEPTH} deep; the nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`, line, column);
+      throw new SparqlSyntaxError(`brackets nested more than ${MAX_NESTING_DEPTH} deep; the nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`, line, column);
     }
   }
 
@@ -131,7 +131,7 @@ class LimitScanner {
   private checkTerm(what: string, start: number, length: number): void {
     if (length <= MAX_TERM_LENGTH) return;
     const { line, column } = positionOf(this.text, start);
-    throw new SyntaxError(
+    throw new SparqlSyntaxError(
       `${what} of ${length} characters is longer than the term length limit of ${MAX_TERM_LENGTH}; load larger values as RDF (Graph Store Protocol or quiver load)`,
       line,
       column,

@@ -3,7 +3,7 @@
  * engine cannot be made to produce on demand: a failure after the first rows, an overloaded queue,
  * a timeout, a query that runs until its client goes away. It records every request it receives.
  */
-import { EvaluationError, OverloadedError, ProtocolError, SyntaxError, TimeoutError } from '../../src/errors.js';
+import { EvaluationError, OverloadedError, ProtocolError, SparqlSyntaxError, TimeoutError } from '../../src/errors.js';
 import { factory, literal, namedNode } from '../../src/rdf/terms.js';
 import type {
   CancelSignal,
@@ -29,7 +29,7 @@ export class ScriptedService implements SparqlService {
   async query(request: QueryRequest): Promise<QueryResult> {
     this.queries.push(request);
     const text = request.query;
-    if (text.includes('FAIL-SYNTAX')) throw new SyntaxError("unexpected token 'FAIL'", 2, 7);
+    if (text.includes('FAIL-SYNTAX')) throw new SparqlSyntaxError("unexpected token 'FAIL'", 2, 7);
     if (text.includes('OVERLOADED')) throw new OverloadedError('the query queue is full', 7);
     if (text.includes('TIMEOUT')) throw new TimeoutError();
     if (text.includes('FAIL-EARLY')) return { kind: 'bindings', variables: ['x'], rows: failingRows(0) };
@@ -52,7 +52,7 @@ export class ScriptedService implements SparqlService {
   async update(request: UpdateRequest): Promise<undefined> {
     this.updates.push(request);
     const text = request.update;
-    if (text.includes('FAIL-SYNTAX')) throw new SyntaxError("unexpected token 'FAIL'", 1, 1);
+    if (text.includes('FAIL-SYNTAX')) throw new SparqlSyntaxError("unexpected token 'FAIL'", 1, 1);
     if (text.includes('FAIL-EVAL')) throw new EvaluationError('CREATE GRAPH: the graph <http://example.org/g> already exists');
     if (text.includes('USING') && request.usingGraphUris) {
       throw new ProtocolError('using-graph-uri cannot be combined with USING or WITH in the request');

@@ -6,7 +6,7 @@
 import type { Algebra } from '../../sparql/index.js';
 import type { Term } from '../../rdf/index.js';
 import { Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { Operator } from '../operators/operator.js';
 import { ExpressionError, booleanLiteral, effectiveBooleanValue, isFunctionKnown, rdfTermEqual, resolveFunction } from '../functions/index.js';
 

@@ -4,7 +4,7 @@
  * from xsd:integer. Casting a value the table does not allow, or an invalid lexical form, is an error.
  */
 import type { Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { Decimal } from './decimal.js';
 import { numberToXPathString, numericLiteral, toDecimal, toDouble } from './numeric.js';
 import { parseTemporal, type TemporalKind } from './temporal.js';
@@ -19,7 +19,7 @@ import {
   simpleLiteral,
   typed,
   type LiteralValue,
-} from './values.js';
+} from './literal-values.js';
 
 type Cast = (term: Term) => Term;
 

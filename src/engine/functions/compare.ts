@@ -3,11 +3,11 @@
  * 17.3 and 17.4.1.7), and the total order ORDER BY needs (section 15.1).
  */
 import { compareTripleTerms, directionOf, orderRank, sameParts, type Literal, type Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { compareNumeric } from './numeric.js';
 import { compareDurations, compareTemporal, compareTemporalTotal, durationsEqual } from './temporal.js';
 import { xsd } from './xsd-types.js';
-import { describe, literalValue, type LiteralValue } from './values.js';
+import { describe, literalValue, type LiteralValue } from './literal-values.js';
 
 /**
  * The '=' operator: value equality for numbers, strings, booleans, date/times and durations;

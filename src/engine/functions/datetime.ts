@@ -3,12 +3,12 @@
  * also accept xsd:date for the date parts and xsd:time for the time parts, as XPath does.
  */
 import type { Term } from '../../rdf/index.js';
-import { ExpressionError, type FunctionContext } from './context.js';
+import { ExpressionError, type FunctionContext } from './function-context.js';
 import { Decimal } from './decimal.js';
 import { numericLiteral } from './numeric.js';
 import { dateToLexical, timezoneDuration, timezoneLexical, type TemporalKind, type TemporalValue } from './temporal.js';
 import { xsd } from './xsd-types.js';
-import { describe, integerLiteral, simpleLiteral, typed, valueOf } from './values.js';
+import { describe, integerLiteral, simpleLiteral, typed, valueOf } from './literal-values.js';
 
 const DATE_PARTS: readonly TemporalKind[] = ['dateTime', 'date'];
 const TIME_PARTS: readonly TemporalKind[] = ['dateTime', 'time'];

@@ -1,8 +1,8 @@
 /** Effective boolean value (SPARQL 1.1 section 17.2.2), used by FILTER, &&, ||, ! and IF. */
 import type { Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { numericTypeOf, xsd } from './xsd-types.js';
-import { FALSE, TRUE, describe, literalValue, numericIsTrue } from './values.js';
+import { FALSE, TRUE, describe, literalValue, numericIsTrue } from './literal-values.js';
 
 export function effectiveBooleanValue(term: Term): boolean {
   // The comparisons and connectives return these two terms: no value to look up.

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Term } from '../../rdf/index.js';
 import { simpleLiteralArgument } from './strings.js';
-import { simpleLiteral } from './values.js';
+import { simpleLiteral } from './literal-values.js';
 
 function hashFunction(algorithm: string): (args: Term[]) => Term {
   return ([arg]) => simpleLiteral(createHash(algorithm).update(simpleLiteralArgument(arg), 'utf8').digest('hex'));

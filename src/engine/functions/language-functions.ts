@@ -4,9 +4,9 @@
  * accessors (term-functions.ts).
  */
 import { directionOf, type Direction, type Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { simpleLiteralArgument } from './strings.js';
-import { booleanLiteral, describe, languageLiteral, simpleLiteral } from './values.js';
+import { booleanLiteral, describe, languageLiteral, simpleLiteral } from './literal-values.js';
 
 /** A language tag as BCP 47 writes one (the grammar's LANGTAG without the @). */
 export const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;

@@ -4,10 +4,10 @@
  * SPARQL numeric functions (ABS, ROUND, CEIL, FLOOR, RAND).
  */
 import type { Literal, Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { Decimal } from './decimal.js';
 import { NUMERIC_TYPE_IRI, type NumericType } from './xsd-types.js';
-import { numericArgument, typed, type NumericValue } from './values.js';
+import { numericArgument, typed, type NumericValue } from './literal-values.js';
 
 const RANK: Record<NumericType, number> = { integer: 0, decimal: 1, float: 2, double: 3 };
 const BY_RANK: NumericType[] = ['integer', 'decimal', 'float', 'double'];

@@ -8,7 +8,7 @@ import { compareValues, rdfTermEqual } from './compare.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { arithmetic, negate, numericLiteral, type ArithmeticOperator } from './numeric.js';
 import { temporalArithmetic } from './temporal-arithmetic.js';
-import { booleanLiteral, numericArgument } from './values.js';
+import { booleanLiteral, numericArgument } from './literal-values.js';
 import { NUMERIC_TYPE_IRI } from './xsd-types.js';
 
 function binaryArithmetic(op: ArithmeticOperator): (args: Term[]) => Term {

@@ -2,7 +2,7 @@
  * XPath regular expressions (the dialect of REGEX and REPLACE) translated to JS regular
  * expressions with the 'u' flag, and cached: a FILTER usually applies one pattern to every row.
  */
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 
 const CACHE_LIMIT = 1000;
 const cache = new Map<string, RegExp>();

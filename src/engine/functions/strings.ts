@@ -4,7 +4,7 @@
  * tag or datatype of their first argument where the spec says the result is "of the same kind".
  */
 import { directionOf, type Direction, type Literal, type Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { compileRegex, replaceAll } from './regex.js';
 import { toDouble } from './numeric.js';
 import { xsd } from './xsd-types.js';
@@ -16,7 +16,7 @@ import {
   numericArgument,
   sameKindLiteral,
   simpleLiteral,
-} from './values.js';
+} from './literal-values.js';
 
 /** A simple literal, xsd:string or language-tagged literal. */
 export function stringLiteralArgument(term: Term): Literal {

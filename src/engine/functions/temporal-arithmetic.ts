@@ -8,11 +8,11 @@
  * (temporal.ts); results keep the time zone of their date/time operand.
  */
 import type { Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 import { Decimal } from './decimal.js';
 import { civilFromDays, daysFromCivil, daysInMonth, timezoneLexical, type DurationValue, type TemporalValue } from './temporal.js';
 import { xsd } from './xsd-types.js';
-import { describe, typed, valueOf, type LiteralValue } from './values.js';
+import { describe, typed, valueOf, type LiteralValue } from './literal-values.js';
 
 const DAY = 86400n;
 

@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { directionOf, factory, termsEqual, type Term } from '../../rdf/index.js';
-import { ExpressionError, type FunctionContext } from './context.js';
+import { ExpressionError, type FunctionContext } from './function-context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/index.js';
 import { resolveIri } from './iri.js';
 import { LANGUAGE_TAG } from './language-functions.js';
 import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
-import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './values.js';
+import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './literal-values.js';
 
 /** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
 const bnodePrefix = `f${randomUUID().slice(0, 8)}`;

@@ -5,8 +5,8 @@
  */
 import type { BaseQuad, Quad_Object } from '@rdfjs/types';
 import { factory, type Term } from '../../rdf/index.js';
-import { ExpressionError } from './context.js';
-import { booleanLiteral, describe } from './values.js';
+import { ExpressionError } from './function-context.js';
+import { booleanLiteral, describe } from './literal-values.js';
 
 function triple(subject: Term, predicate: Term, object: Term): Term {
   if (subject.termType !== 'NamedNode' && subject.termType !== 'BlankNode') {

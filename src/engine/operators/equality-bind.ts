@@ -10,7 +10,7 @@
  * plan after the pattern, so the answer is the plain path's either way.
  */
 import { BatchWriter, type Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { Term } from '../../rdf/index.js';
 import { Operator, slotLabel } from './operator.js';
 

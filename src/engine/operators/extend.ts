@@ -4,7 +4,7 @@
  * solution (SPARQL 1.1 section 17.4.2.9) across all of its expressions.
  */
 import { Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { Operator, union } from './operator.js';
 

@@ -1,6 +1,6 @@
 /** FILTER: keeps the solutions whose condition has effective boolean value true. */
 import { BatchWriter, type Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { type CompiledExpression, passes } from '../expression/compile-expression.js';
 import { Operator } from './operator.js';
 

@@ -5,7 +5,7 @@
  * P's patterns bind ?g themselves and nothing in P could tell the difference.
  */
 import { type Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { QUERY_LOCAL_ID_BASE } from '../../store/index.js';
 import { Operator, slotLabel, union } from './operator.js';
 

@@ -3,7 +3,7 @@
  * graph a variable binds (GRAPH ?g). Resolving it per solution gives the graph IDs to scan.
  */
 import { ANY, QUERY_LOCAL_ID_BASE, UNBOUND, type TermId } from '../../store/index.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 
 /** A constant graph keeps its IRI as `label` (`<iri>`) for the plan's details. */
 export type GraphRef = { kind: 'default' } | { kind: 'id'; id: TermId; label?: string } | { kind: 'slot'; slot: number };

@@ -4,7 +4,7 @@
  * exists even when there are no solutions (COUNT(*) = 0).
  */
 import { type Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';

@@ -6,7 +6,7 @@
  * of an enclosing GRAPH ?g) and hashed on the slots both sides always bind.
  */
 import { type Batch, BatchWriter, compatible, mergeInto } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { SolutionTable } from '../solution-table.js';
 import { Operator, slotList } from './operator.js';
 

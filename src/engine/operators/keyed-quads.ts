@@ -9,7 +9,7 @@
  * cached, like the value-ordered indexes of numeric-objects.ts, within a bound on the quads held.
  */
 import { BoundedMap } from '../../bounded-map.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { StoreReader, TermId } from '../../store/index.js';
 
 export class KeyedQuads {

@@ -5,7 +5,7 @@
  * right solution extends.
  */
 import { type Batch, BatchWriter, pooledCapacity } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { type CompiledExpression, passes } from '../expression/compile-expression.js';
 import { Operator, union } from './operator.js';
 

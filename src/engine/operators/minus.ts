@@ -3,7 +3,7 @@
  * with, some solution of the right side. The right side is evaluated on its own, once.
  */
 import { type Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { SolutionTable } from '../solution-table.js';
 import { Operator, intersection } from './operator.js';
 

@@ -3,7 +3,7 @@
  * whole solution sequence, so the planner only pipelines them at the root of a (sub-)query.
  */
 import { Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { RowBuffer, rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { orderByCompare } from '../functions/index.js';

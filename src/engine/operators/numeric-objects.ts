@@ -17,7 +17,7 @@
  */
 import type { Literal, Term } from '../../rdf/index.js';
 import type { StoreReader, TermId } from '../../store/index.js';
-import { literalValue } from '../functions/values.js';
+import { literalValue } from '../functions/literal-values.js';
 import { toDouble } from '../functions/numeric.js';
 
 /** The axis of numbers; the others are named by orderKeyOf. */

@@ -6,7 +6,7 @@
  * the filters still run after the scan, so the answer is the same as the look-ups'.
  */
 import type { Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { CompiledExpression } from '../expression/compile-expression.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { ExpressionError } from '../functions/index.js';

@@ -5,7 +5,7 @@
  * the planner in an IsolatedJoin, which evaluates them on their own and joins afterwards.
  */
 import type { Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 
 export interface PlanStats {
   rows: number;

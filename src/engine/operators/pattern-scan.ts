@@ -8,7 +8,7 @@
  * counts, so a wrong estimate cannot make it pick the expensive way for long.
  */
 import { type Batch, BatchWriter } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';

@@ -4,7 +4,7 @@
  * joins and unions); *, + and ? give each node once and stop on cycles.
  */
 import { BatchWriter, type Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { ANY, QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator } from './operator.js';
 import { type GraphRef, graphsToScan } from './graph-ref.js';

@@ -3,7 +3,7 @@
  * selective left sides drive index look-ups on the right (bind join).
  */
 import type { Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { Operator, union } from './operator.js';
 
 export class Sequence extends Operator {

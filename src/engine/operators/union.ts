@@ -1,6 +1,6 @@
 /** UNION: each incoming solution joined with either branch, one branch after the other. */
 import type { Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { Operator, intersection, union } from './operator.js';
 
 export class Union extends Operator {

@@ -3,7 +3,7 @@
  * bound, preferring patterns connected to the bound variables. Cardinalities come from the
  * store's statistics and from counts of the constants' index prefixes.
  */
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { DEFAULT_GRAPH_ID, QUERY_LOCAL_ID_BASE, UNION_GRAPH } from '../../store/index.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
 import { PatternCounts } from './pattern-counts.js';

@@ -8,7 +8,7 @@
 import type { Algebra } from '../../sparql/index.js';
 import type { Term } from '../../rdf/index.js';
 import { EvaluationError } from '../../errors.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { compileExpression, type CompiledExpression, type ConstantRef, type ExpressionScope } from '../expression/compile-expression.js';
 import { Operator, union } from '../operators/operator.js';
 import { PatternScan, type PatternTerm } from '../operators/pattern-scan.js';
@@ -16,7 +16,7 @@ import { Identity, Sequence } from '../operators/sequence.js';
 import { IsolatedJoin } from '../operators/isolated-join.js';
 import { Filter, FilterStep } from '../operators/filter.js';
 import { Extend } from '../operators/extend.js';
-import { Values } from '../operators/values.js';
+import { Values } from '../operators/inline-data.js';
 import { Union } from '../operators/union.js';
 import { LeftJoin } from '../operators/left-join.js';
 import { Minus } from '../operators/minus.js';

@@ -29,7 +29,7 @@
 import type { Algebra, ParsedQuery } from '../../sparql/index.js';
 import { placeholderNumber, substituteTerm } from '../../sparql/index.js';
 import type { Term } from '../../rdf/index.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { ConstantRef } from '../expression/compile-expression.js';
 import type { PatternScan, PatternTerm } from '../operators/pattern-scan.js';
 import { constantCount, constantCounts, joinOrder, type OrderedPattern } from './bgp-order.js';

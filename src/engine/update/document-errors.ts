@@ -3,7 +3,7 @@
  * the text it stumbled on, and the document may be anything the server can reach (an internal
  * page, a secret in a file) that the requester has no right to see. The line is enough to find it.
  */
-import { EvaluationError, QuiverError, SyntaxError as QuiverSyntaxError } from '../../errors.js';
+import { EvaluationError, QuiverError, SparqlSyntaxError } from '../../errors.js';
 
 const FORMAT_NAMES: Record<string, string> = {
   turtle: 'Turtle',
@@ -16,9 +16,9 @@ const FORMAT_NAMES: Record<string, string> = {
 
 /** The error of a LOAD whose document failed to parse; limits and refusals pass as they are. */
 export function unreadableDocument(iri: string, format: string, error: unknown): Error {
-  if (error instanceof QuiverError && !(error instanceof QuiverSyntaxError)) return error;
+  if (error instanceof QuiverError && !(error instanceof SparqlSyntaxError)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string') return new EvaluationError(`LOAD <${iri}> failed: ${code}`);
-  const line = error instanceof QuiverSyntaxError && error.line !== undefined ? ` (line ${error.line})` : '';
+  const line = error instanceof SparqlSyntaxError && error.line !== undefined ? ` (line ${error.line})` : '';
   return new EvaluationError(`LOAD <${iri}>: the document is not valid ${FORMAT_NAMES[format] ?? format}${line}`);
 }

@@ -13,7 +13,7 @@ import { EvaluationError, ProtocolError, ResourceLimitError } from '../../errors
 import { quadBytes } from '../../rdf/index.js';
 import { parseRdf, rdfFormatForFileName, rdfFormatForMediaType } from '../../formats/index.js';
 import { FetchBudget, fetchOutbound, formatBytes } from '../../net/index.js';
-import { checkLimits } from '../context.js';
+import { checkLimits } from '../exec-context.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { readLoadDirectoryFile } from './load-directory.js';
 import { unreadableDocument } from './document-errors.js';

@@ -15,7 +15,7 @@ import { blankNode, type Quad, type Term } from '../../rdf/index.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/index.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { unitBatch } from '../batch.js';
-import { ExecContext, checkLimits, checkLimitsEvery } from '../context.js';
+import { ExecContext, checkLimits, checkLimitsEvery } from '../exec-context.js';
 import { resolveDataset, type DatasetClauses } from '../dataset.js';
 import { Planner } from '../plan/planner.js';
 import { Scope, SlotAllocator } from '../plan/scope.js';

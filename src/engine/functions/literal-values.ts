@@ -21,7 +21,7 @@ import {
   type TemporalKind,
   type TemporalValue,
 } from './temporal.js';
-import { ExpressionError } from './context.js';
+import { ExpressionError } from './function-context.js';
 
 export type NumericValue =
   | { type: 'integer'; value: bigint }

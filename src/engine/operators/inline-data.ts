@@ -1,6 +1,6 @@
 /** VALUES: inline solutions, joined into each incoming solution. */
 import { BatchWriter, compatible, mergeInto, type Batch } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import type { Term } from '../../rdf/index.js';
 import { Operator } from './operator.js';
 

@@ -3,7 +3,7 @@
  * Names are Traqula's operator names (lowercase keywords and operator symbols) or function IRIs.
  */
 import type { Term } from '../../rdf/index.js';
-import { ExpressionError, type FunctionContext } from './context.js';
+import { ExpressionError, type FunctionContext } from './function-context.js';
 import { castFunction, isCastFunction } from './casts.js';
 import { dateTimeFunctions } from './datetime.js';
 import { hashFunctions } from './hash.js';

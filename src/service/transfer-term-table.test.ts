@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TermTableDecoder, TermTableEncoder } from './term-table.js';
+import { TermTableDecoder, TermTableEncoder } from './transfer-term-table.js';
 import { blankNode, defaultGraph, factory, literal, namedNode } from '../rdf/terms.js';
 
 test('rows survive encoding, and a repeated term is sent only once', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TermTable, hashBytes } from './term-table.js';
+import { TermTable, hashBytes } from './byte-term-table.js';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 
