@@ -89,6 +89,18 @@ describe('SERVICE and LOAD over HTTP', () => {
     await runUpdate(store, `LOAD SILENT <${documentsOrigin}/missing>`, LOOPBACK_PEERS);
   });
 
+  it('fetches an aliased endpoint or document IRI from its alias, which the target policy still judges', async () => {
+    const endpoint = 'http://endpoint.example/sparql';
+    const aliases = { [endpoint]: remote.url('/sparql/select'), 'http://data.example/doc.ttl': `${documentsOrigin}/data.ttl` };
+    const query = `SELECT ?s ?n ?v { ?s <urn:local> ?v SERVICE <${endpoint}> { ?s <urn:name> ?n } }`;
+    const result = await runQuery(store, query, { fetchSettings: { allow: ['127.0.0.1'], aliases } });
+    assert.equal(result.kind, 'bindings');
+    assert.deepEqual([...(result as { rows: Iterable<unknown[]> }).rows].flat().length, 1);
+    await assert.rejects(runQuery(store, query, { fetchSettings: { aliases } }), /SERVICE <http:\/\/endpoint\.example\/sparql>.*loopback/);
+    await runUpdate(store, 'LOAD <http://data.example/doc.ttl> INTO GRAPH <urn:aliased>', { fetchSettings: { allow: ['127.0.0.1'], aliases } });
+    assert.deepEqual(await rows(store, 'SELECT ?o { GRAPH <urn:aliased> { <urn:x> <urn:p> ?o } }'), ['loaded']);
+  });
+
   it('never follows a redirect to a non-http scheme', async () => {
     await assert.rejects(runUpdate(store, `LOAD <${documentsOrigin}/to-file>`, LOOPBACK_PEERS), /only fetches http\(s\)/);
   });
