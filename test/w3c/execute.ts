@@ -19,6 +19,7 @@ import { renderAnswer, renderDifference } from './render.js';
 import { loadEngine, loadOpenStore, loadParser } from './system-under-test.js';
 import { RDF_TEST_KINDS, runRdfTest } from './rdf-syntax-tests.js';
 import type { Row } from './isomorphism.js';
+import { ServiceEndpoints } from './service-endpoints.js';
 
 export interface TestOutcome {
   status: 'pass' | 'fail';
@@ -113,11 +114,14 @@ export class TestExecutor {
     const details = (actual?: Answer, error?: unknown) =>
       queryDetails(test, query, expected.answer, actual, error);
     let actual: Answer;
+    const endpoints = test.serviceData && (await ServiceEndpoints.start(test.serviceData));
     try {
-      const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline });
+      const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline, fetchSettings: endpoints?.fetchSettings });
       actual = collectAnswer(result, deadline);
     } catch (error) {
       return { status: 'fail', reason: `query failed: ${describeError(error)}`, details: details(undefined, error) };
+    } finally {
+      await endpoints?.close();
     }
     const expectedAnswer = expected.answer;
     // CSV keeps no term types: compare what our terms would become in CSV with the file's values.

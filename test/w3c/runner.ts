@@ -58,7 +58,6 @@ export function defaultSuitesRoot(): string {
 
 const ELSEWHERE: [RegExp, string][] = [
   [/^sparql11\/entailment(\/|$)/, 'entailment regimes: out of scope for Quiver'],
-  [/^sparql11\/service(\/|$)/, 'federation (SERVICE evaluation): covered by the federation runner'],
   [/^sparql11\/protocol(\/|$)/, 'SPARQL protocol: covered by the HTTP protocol runner'],
   [/^sparql11\/(graph-store-protocol|http-rdf-update)(\/|$)/, 'graph store protocol: covered by the HTTP protocol runner'],
   [/^sparql11\/service-description(\/|$)/, 'service description: covered by the HTTP protocol runner'],
