@@ -110,11 +110,12 @@ export class TestExecutor {
     const query = readText(queryFile);
     await this.loadDataset(store, [...test.data, ...(await this.queryDatasetFiles(test, query))]);
     const expected = await readExpectedAnswer(test.resultFile!);
-    const deadline = Date.now() + this.options.timeoutMs;
     const details = (actual?: Answer, error?: unknown) =>
       queryDetails(test, query, expected.answer, actual, error);
     let actual: Answer;
+    // The time limit is the query's: starting the endpoints is not counted.
     const endpoints = test.serviceData && (await ServiceEndpoints.start(test.serviceData));
+    const deadline = Date.now() + this.options.timeoutMs;
     try {
       const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline, fetchSettings: endpoints?.fetchSettings });
       actual = collectAnswer(result, deadline);

@@ -127,13 +127,16 @@ export async function runW3cSuites(options: RunnerOptions = {}): Promise<SuiteRu
   };
 }
 
+/** Time a federation test may take to start each of its endpoints (a store and its worker threads), besides its own limit. */
+const ENDPOINT_START_MS = 15_000;
+
 /** One worker's share of the queue; a worker that hangs or dies is replaced. */
 async function runLane(queue: TestCase[], execution: ExecutionOptions, report: (r: TestResult) => void): Promise<void> {
   let worker: TestWorker | undefined;
   try {
     for (let test = queue.shift(); test; test = queue.shift()) {
       worker ??= await TestWorker.start(execution);
-      const result = await worker.run(test, execution.timeoutMs + 5_000);
+      const result = await worker.run(test, execution.timeoutMs + 5_000 + (test.serviceData ? ENDPOINT_START_MS * test.serviceData.length : 0));
       if (!worker.alive) worker = undefined;
       report(result);
     }

@@ -27,7 +27,8 @@ export class ServiceEndpoints {
     const fetchSettings: FetchSettings = { allow: LOOPBACK, aliases };
     const endpoints = new ServiceEndpoints([], [], fetchSettings);
     const start = async (service: ServiceData) => {
-      const store = await openQuiver({ memory: true, workers: 1, fetch: fetchSettings });
+      // Queries on the calling thread: none waits for a query worker to start.
+      const store = await openQuiver({ memory: true, workers: 1, inlineQueries: 'always', fetch: fetchSettings });
       endpoints.stores.push(store);
       for (const { file, name } of service.data) await store.loadFile(fileURLToPath(file), { baseIri: file, graph: name });
       const server = await serveStore(store);
