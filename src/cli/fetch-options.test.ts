@@ -23,6 +23,17 @@ describe('the serve flags of LOAD and SERVICE fetches', () => {
     assert.deepEqual(fetchSettingsOf([], { QUIVER_FETCH_ALLOW: '*', QUIVER_NO_SERVICE: '1' }).fetchSettings.allow, ['*']);
   });
 
+  it('read --fetch-alias as IRI=URL pairs, or its variable', () => {
+    const settings = fetchSettingsOf(['--fetch-alias', 'http://example.org/sparql=http://127.0.0.1:8890/sparql, https://data.example/d.ttl=http://mirror.internal/d.ttl']);
+    assert.deepEqual(settings.fetchSettings.aliases, {
+      'http://example.org/sparql': 'http://127.0.0.1:8890/sparql',
+      'https://data.example/d.ttl': 'http://mirror.internal/d.ttl',
+    });
+    assert.deepEqual(fetchSettingsOf([], { QUIVER_FETCH_ALIAS: 'http://a.example/=http://b.example/' }).fetchSettings.aliases, { 'http://a.example/': 'http://b.example/' });
+    assert.throws(() => fetchSettingsOf(['--fetch-alias', 'http://example.org/sparql']), (error: Error) => error instanceof UsageError && /--fetch-alias/.test(error.message));
+    assert.throws(() => fetchSettingsOf(['--fetch-alias', 'http://example.org/sparql=file:///etc/passwd']), UsageError);
+  });
+
   it('refuse an allow list entry, a size or a time they cannot read', () => {
     assert.throws(() => fetchSettingsOf(['--fetch-allow', '10.0.0.0/40']), (error: Error) => error instanceof UsageError && /--fetch-allow: '10.0.0.0\/40'/.test(error.message));
     assert.throws(() => fetchSettingsOf(['--max-fetch-bytes', 'lots']), UsageError);
@@ -31,6 +42,6 @@ describe('the serve flags of LOAD and SERVICE fetches', () => {
   });
 
   it('are listed by --help', () => {
-    for (const flag of ['--no-service', '--fetch-allow', '--max-fetch-bytes', '--fetch-timeout']) assert.ok(SERVE_HELP.includes(flag), flag);
+    for (const flag of ['--no-service', '--fetch-allow', '--fetch-alias', '--max-fetch-bytes', '--fetch-timeout']) assert.ok(SERVE_HELP.includes(flag), flag);
   });
 });

@@ -11,7 +11,7 @@ import type { EngineQueryOptions } from './engine-api.js';
 import { unitBatch, type Batch } from './batch.js';
 import type { ExecContext } from './exec-context.js';
 import type { Operator } from './operators/operator.js';
-import { planQuery, hasSolution, withTextCharged, type PlannedQuery } from './query-engine.js';
+import { endpointFinder, planQuery, hasSolution, withTextCharged, type PlannedQuery } from './query-engine.js';
 import { prefetchServices } from './service-call.js';
 import { sharedStatistics } from './plan/planner-statistics.js';
 
@@ -20,7 +20,7 @@ export async function explainQuery(store: QuadStore, query: string, queryOptions
   const started = performance.now();
   const options = withTextCharged(query, queryOptions);
   const parsed = parseQuery(query, options.baseIri);
-  const services = await prefetchServices(parsed.algebra, options);
+  const services = await prefetchServices(parsed.algebra, options, endpointFinder(store, parsed, options));
   const reader = store.reader();
   try {
     const planned = planQuery(parsed, reader, options, services, sharedStatistics(store, reader));

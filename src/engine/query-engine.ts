@@ -8,6 +8,7 @@ import { parseAsTemplate, parseQuery, type ParsedQuery } from '../sparql/index.j
 import { withConstants } from '../sparql/index.js';
 import type { QuadStore, StoreReader, StoreStatistics } from '../store/index.js';
 import type { Quad, SolutionRow, Term } from '../rdf/index.js';
+import { factory } from '../rdf/index.js';
 import type { EngineQueryOptions, EngineQueryResult } from './engine-api.js';
 import { unitBatch } from './batch.js';
 import { ExecContext, storeDataset } from './exec-context.js';
@@ -17,7 +18,7 @@ import { Scope, SlotAllocator } from './plan/scope.js';
 import type { Operator } from './operators/operator.js';
 import { constructQuads } from './construct.js';
 import { describeQuads } from './describe.js';
-import { planService, prefetchServices, type ServiceResults } from './service-call.js';
+import { planService, prefetchServices, type EndpointFinder, type ServiceResults } from './service-call.js';
 import { sharedStatistics } from './plan/planner-statistics.js';
 import { templatePlansOf, type TemplatePlans } from './plan/prepared-plans.js';
 import { chargeRequestText } from './text-memory.js';
@@ -31,7 +32,7 @@ export async function runQuery(store: QuadStore, query: string, queryOptions: En
   const templated = mayUsePreparedPlans(options) ? parseAsTemplate(query, options.baseIri) : undefined;
   const plans = templated && templatePlansOf<PlanShape>(templated.template);
   let parsed = plans ? undefined : parseQuery(query, options.baseIri);
-  const services = parsed ? await prefetchServices(parsed.algebra, options) : new Map();
+  const services = parsed ? await prefetchServices(parsed.algebra, options, endpointFinder(store, parsed, options)) : new Map();
   const reader = store.reader();
   try {
     const statistics = sharedStatistics(store, reader);
@@ -45,6 +46,27 @@ export async function runQuery(store: QuadStore, query: string, queryOptions: En
     reader.release();
     throw error;
   }
+}
+
+/**
+ * For SERVICE ?var (variable-service.ts): the distinct IRIs a part of the query binds the variable
+ * to, evaluated alone on a snapshot of its own, over the query's dataset.
+ */
+export function endpointFinder(store: QuadStore, parsed: ParsedQuery, options: EngineQueryOptions): EndpointFinder {
+  return (source, variable, services) => {
+    const variables = [factory.variable(variable)];
+    const distinct = { type: 'distinct', input: { type: 'project', input: source, variables } } as unknown as Algebra.Operation;
+    const root = parsed.algebra.type === 'from' ? ({ ...parsed.algebra, input: distinct } as Algebra.Operation) : distinct;
+    const reader = store.reader();
+    try {
+      const result = evaluateQuery({ ...parsed, algebra: root, variableOrder: [] }, reader, options, () => {}, services);
+      const endpoints: string[] = [];
+      if (result.kind === 'bindings') for (const batch of result.rows) for (const [term] of batch) if (term?.termType === 'NamedNode') endpoints.push(term.value);
+      return endpoints;
+    } finally {
+      reader.release();
+    }
+  };
 }
 
 /** The options with the memory the query's parsed text keeps charged (refused when its parse would not fit). */

@@ -2,7 +2,8 @@
  * SERVICE (SPARQL 1.1 Federated Query). Evaluation is synchronous, so remote patterns with a
  * constant endpoint are fetched before evaluation starts; their solutions then join like VALUES.
  * SERVICE SILENT turns a failure into the single empty solution. What is fetched is bounded
- * (net/outbound-http.ts): targets, bytes and time.
+ * (net/outbound-http.ts): targets, bytes and time. A variable endpoint is resolved from the pattern
+ * that binds it (variable-service.ts).
  */
 import { toAst } from '@traqula/algebra-sparql-1-2';
 import { Generator } from '@traqula/generator-sparql-1-2';
@@ -17,6 +18,7 @@ import type { Scope } from './plan/scope.js';
 import type { GraphRef } from './operators/graph-ref.js';
 import { Values } from './operators/inline-data.js';
 import { rowBytes } from '../rdf/index.js';
+import { fetchVariableServices, variableServices, type EndpointFinder as VariableEndpointFinder } from './variable-service.js';
 
 const generator = new Generator();
 
@@ -37,7 +39,7 @@ const ANSWER_READING_FACTOR = 8;
  * Fetches the answers of the query's SERVICE patterns, all at once. Their bytes share one budget:
  * the fetch limit, and the query's memory budget, which the answers occupy until the query ends.
  */
-export async function prefetchServices(root: Algebra.Operation, options: EngineQueryOptions): Promise<ServiceResults> {
+export async function prefetchServices(root: Algebra.Operation, options: EngineQueryOptions, findEndpoints?: EndpointFinder): Promise<ServiceResults> {
   const results: ServiceResults = new Map();
   const services: Algebra.Service[] = [];
   collectServices(root, services);
@@ -48,10 +50,7 @@ export async function prefetchServices(root: Algebra.Operation, options: EngineQ
   const budget = new FetchBudget(options.fetchSettings, ...answerMemoryLimit(options.memoryBudget));
   await Promise.all(
     services.map(async (service) => {
-      if (service.name.termType !== 'NamedNode') {
-        results.set(service, new EvaluationError('SERVICE with a variable endpoint is not supported'));
-        return;
-      }
+      if (service.name.termType !== 'NamedNode') return;
       try {
         results.set(service, await callService(service.name.value, service.input, options, budget));
       } catch (error) {
@@ -59,8 +58,21 @@ export async function prefetchServices(root: Algebra.Operation, options: EngineQ
       }
     }),
   );
+  // Variable endpoints after the constant ones: the patterns that give their endpoints may hold those.
+  const variable = variableServices(root);
+  if (variable.length > 0) {
+    const find: VariableEndpointFinder = findEndpoints
+      ? (source, name) => findEndpoints(source, name, results)
+      : () => {
+          throw new EvaluationError('SERVICE with a variable endpoint is not supported here');
+        };
+    await fetchVariableServices(variable, results, find, (endpoint, service) => callService(endpoint, service.input, options, budget));
+  }
   return results;
 }
+
+/** Evaluates an operation alone (with the SERVICE answers fetched so far) and answers the IRIs it binds a variable to. */
+export type EndpointFinder = (source: Algebra.Operation, variable: string, services: ServiceResults) => string[];
 
 /** The bytes of answers the query's memory budget can take: an eighth of it (ANSWER_READING_FACTOR). */
 function answerMemoryLimit(memoryBudget: number | undefined): ByteLimit[] {

@@ -24,6 +24,8 @@ describe('triple-term patterns with variables inside', () => {
       :r1 rdf:reifies <<( :a :p 1 )>> .
       :r2 rdf:reifies <<( :b :p <<( :a :q "x" )>> )>> .
       :a :name "A" .
+      << << :s :in :o >> :q :z >> :from :doc .
+      GRAPH :g { << :s :in :o >> :says :yes }
     }`);
   });
   after(() => store.close());
@@ -47,5 +49,28 @@ describe('triple-term patterns with variables inside', () => {
       'r=<http://ex/r1> s=<http://ex/a> o="1"^^<http://www.w3.org/2001/XMLSchema#integer>'.replace(/r=(\S+) s=(\S+) o=(.*)/, 's=$2 o=$3 r=$1'),
       's=<http://ex/b> o=<<( <http://ex/a> <http://ex/q> "x" )>> r=<http://ex/r2>',
     ].sort());
+  });
+  it('matches nested reified triples: the inner reifier is a blank node inside the outer triple term', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?d { << << :s :in :o >> :q :z >> :from ?d }'), ['d=<http://ex/doc>']);
+    assert.deepEqual(await select(store, 'SELECT ?s ?w { << << ?s :in :o >> :q ?w >> :from :doc }'), ['s=<http://ex/s> w=<http://ex/z>']);
+    assert.equal((await select(store, 'SELECT ?x { << ?x :q :z >> :from :doc }')).length, 1);
+    assert.deepEqual(await select(store, 'SELECT ?d { << << :s :in :other >> :q :z >> :from ?d }'), []);
+  });
+
+  it('treats a labelled blank node inside a triple term as a variable shared with the rest of the pattern', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?o { _:r rdf:reifies <<( :a :p ?o )>> . _:r rdf:reifies ?t }'), ['o="1"^^<http://www.w3.org/2001/XMLSchema#integer>']);
+    assert.deepEqual(await select(store, 'SELECT ?r { ?r rdf:reifies <<( :b :p <<( _:x :q "x" )>> )>> }'), ['r=<http://ex/r2>']);
+  });
+
+  it('matches reified triples inside GRAPH', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?g ?v { GRAPH ?g { << :s :in ?o >> :says ?v } }'), ['g=<http://ex/g> v=<http://ex/yes>']);
+  });
+
+  it('builds a triple term with variables in an expression from the solution, as TRIPLE() does', async () => {
+    assert.deepEqual(await select(store, 'SELECT ?t { :a :name ?n BIND(<<( :a :name ?n )>> AS ?t) }'), ['t=<<( <http://ex/a> <http://ex/name> "A" )>>']);
+    assert.deepEqual(await select(store, 'SELECT ?t { :a :name ?n BIND(<<( :a :p <<( :a :name ?n )>> )>> AS ?t) }'), [
+      't=<<( <http://ex/a> <http://ex/p> <<( <http://ex/a> <http://ex/name> "A" )>> )>>',
+    ]);
+    assert.deepEqual(await select(store, 'SELECT ?t { BIND(<<( :a :name ?unbound )>> AS ?t) }'), ['t=-']);
   });
 });

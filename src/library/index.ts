@@ -10,6 +10,7 @@ export { serveStore, type ServeOptions, type RunningEndpoint } from './serve-sto
 export type { PlanNode, QueryExplanation } from '../service/index.js';
 export type { InlineQueriesMode } from '../service/index.js';
 export type { GraphChanges, UpdateSummary } from '../engine/index.js';
+export type { FetchSettings } from '../net/index.js';
 export {
   CancelledError,
   EvaluationError,

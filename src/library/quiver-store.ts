@@ -21,6 +21,7 @@ import type { QueryExplanation, QueryRequest } from '../service/index.js';
 import { storeExists } from '../store/index.js';
 import type { UpdateSummary } from '../engine/index.js';
 import { factory } from '../rdf/index.js';
+import type { FetchSettings } from '../net/index.js';
 import { answerOf, type AskAnswer, type QuadsAnswer, type QueryAnswer, type SelectAnswer } from './query-answers.js';
 import { exactPattern, graphName, quadPattern, type TermPattern } from './quad-patterns.js';
 
@@ -49,6 +50,12 @@ export interface OpenOptions {
   allowService?: boolean;
   /** The only directory whose files SPARQL LOAD may read (file: IRIs). Default: none. */
   loadDir?: string;
+  /**
+   * What LOAD and SERVICE may fetch, as `quiver serve`'s fetch flags: `allow` (--fetch-allow),
+   * `aliases` (--fetch-alias), `maxBytes` (--max-fetch-bytes), `timeoutMs` (--fetch-timeout).
+   * Default: the public internet only, no aliases, 64 MiB, 60 s.
+   */
+  fetch?: FetchSettings;
   /**
    * When a query whose shape has proved cheap is evaluated on the calling thread instead of a worker
    * (as `quiver serve --inline-queries`): 'auto' (default) unless this thread is saturated while a
@@ -113,6 +120,7 @@ export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore
     allowLoad: options.allowLoad,
     allowService: options.allowService,
     loadDir: options.loadDir,
+    fetchSettings: options.fetch,
     inlineCheapQueries: options.inlineQueries === undefined ? undefined : inlineQueriesSetting(options.inlineQueries),
   };
   try {

@@ -33,6 +33,13 @@ export interface FetchSettings {
   maxBytes?: number;
   /** Time limit of one fetch, from request to last byte, in ms. */
   timeoutMs?: number;
+  /**
+   * IRIs fetched from another URL: a SERVICE endpoint or LOAD document IRI (exactly as the request
+   * writes it) mapped to the URL that answers for it, such as a mirror of a public endpoint or a
+   * local copy of a document. The target policy applies to the URL fetched, so an alias to this
+   * machine or the private network needs `allow` too. Errors keep naming the IRI the request wrote.
+   */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_MAX_FETCH_BYTES = 64 * 2 ** 20;
@@ -115,7 +122,7 @@ export async function fetchOutbound(request: OutboundRequest): Promise<OutboundR
   const policy = targetPolicy(request.settings?.allow);
   const watch = new FetchWatch(request);
   try {
-    let url = new URL(request.url);
+    let url = new URL(aliasOf(request.url, request.settings?.aliases));
     let method = request.method ?? 'GET';
     let body = request.body;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -139,6 +146,11 @@ export async function fetchOutbound(request: OutboundRequest): Promise<OutboundR
     watch.finish();
     throw error;
   }
+}
+
+/** The URL fetched for an IRI: its alias when the settings give one, else itself. */
+export function aliasOf(iri: string, aliases: FetchSettings['aliases']): string {
+  return aliases !== undefined && Object.hasOwn(aliases, iri) ? aliases[iri] : iri;
 }
 
 function checkScheme(url: URL, purpose: string): void {

@@ -17,6 +17,7 @@ import { markDistinctStar } from './distinct-star.js';
 import { rewriteTripleTermPatterns } from './triple-term-patterns.js';
 import { checkTextLimits, isStackOverflow, nestingTooDeepError } from './text-limits.js';
 import { withValidIris } from './text-iris.js';
+import { checkVariableScope } from './variable-scope.js';
 import { positionOfOffset } from './text-position.js';
 
 export type { Algebra };
@@ -143,7 +144,9 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
 function parseText(text: string, baseIri?: string): unknown {
   checkTextLimits(text);
   try {
-    return withValidIris(baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any), text, baseIri);
+    const ast = withValidIris(baseIri === undefined ? parser.parse(text) : parser.parse(text, { baseIRI: baseIri } as any), text, baseIri);
+    checkVariableScope(ast);
+    return ast;
   } catch (error) {
     throw isStackOverflow(error) ? nestingTooDeepError() : toSyntaxError(error, text);
   }

@@ -89,6 +89,43 @@ describe('SERVICE and LOAD over HTTP', () => {
     await runUpdate(store, `LOAD SILENT <${documentsOrigin}/missing>`, LOOPBACK_PEERS);
   });
 
+  it('fetches an aliased endpoint or document IRI from its alias, which the target policy still judges', async () => {
+    const endpoint = 'http://endpoint.example/sparql';
+    const aliases = { [endpoint]: remote.url('/sparql/select'), 'http://data.example/doc.ttl': `${documentsOrigin}/data.ttl` };
+    const query = `SELECT ?s ?n ?v { ?s <urn:local> ?v SERVICE <${endpoint}> { ?s <urn:name> ?n } }`;
+    const result = await runQuery(store, query, { fetchSettings: { allow: ['127.0.0.1'], aliases } });
+    assert.equal(result.kind, 'bindings');
+    assert.deepEqual([...(result as { rows: Iterable<unknown[]> }).rows].flat().length, 1);
+    await assert.rejects(runQuery(store, query, { fetchSettings: { aliases } }), /SERVICE <http:\/\/endpoint\.example\/sparql>.*loopback/);
+    await runUpdate(store, 'LOAD <http://data.example/doc.ttl> INTO GRAPH <urn:aliased>', { fetchSettings: { allow: ['127.0.0.1'], aliases } });
+    assert.deepEqual(await rows(store, 'SELECT ?o { GRAPH <urn:aliased> { <urn:x> <urn:p> ?o } }'), ['loaded']);
+  });
+
+  it('SERVICE ?var asks each endpoint the pattern joined with it binds the variable to', async () => {
+    const dead = 'http://127.0.0.1:9/sparql';
+    const aliases = { 'http://one.example/sparql': remote.url('/sparql/select'), 'http://dead.example/sparql': dead };
+    const settings = { fetchSettings: { allow: ['127.0.0.1'], aliases } };
+    await runUpdate(store, 'INSERT DATA { GRAPH <urn:catalog> { <urn:one> <urn:at> <http://one.example/sparql> . <urn:dead> <urn:at> <http://dead.example/sparql> } }');
+    const answer = async (query: string) => {
+      const result = await runQuery(store, query, settings);
+      assert.equal(result.kind, 'bindings');
+      const { variables, rows } = result as { variables: string[]; rows: Iterable<(import('@rdfjs/types').Term | undefined)[][]> };
+      return [...rows].flat().map((row) => row.map((t, i) => `${variables[i]}=${t?.value ?? '-'}`).join(' ')).sort();
+    };
+    assert.deepEqual(await answer('SELECT ?e ?n { GRAPH <urn:catalog> { <urn:one> <urn:at> ?e } SERVICE ?e { <urn:a> <urn:name> ?n } }'), [
+      'e=http://one.example/sparql n=remote A',
+    ]);
+    // OPTIONAL: the left side gives the endpoints; SILENT turns the dead one into its empty solution.
+    assert.deepEqual(await answer('SELECT ?s ?n { GRAPH <urn:catalog> { ?s <urn:at> ?e } OPTIONAL { SERVICE SILENT ?e { <urn:b> <urn:name> ?n } } }'), [
+      's=urn:dead n=-',
+      's=urn:one n=remote B',
+    ]);
+    await assert.rejects(answer('SELECT ?n { GRAPH <urn:catalog> { ?s <urn:at> ?e } SERVICE ?e { <urn:b> <urn:name> ?n } }'), EvaluationError);
+    // Nothing binds the variable: an error, which SILENT hides.
+    await assert.rejects(answer('SELECT ?n { SERVICE ?e { ?s <urn:name> ?n } }'), /no pattern joined with it binds \?e/);
+    assert.deepEqual(await answer('SELECT ?n { SERVICE SILENT ?e { ?s <urn:name> ?n } }'), ['n=-']);
+  });
+
   it('never follows a redirect to a non-http scheme', async () => {
     await assert.rejects(runUpdate(store, `LOAD <${documentsOrigin}/to-file>`, LOOPBACK_PEERS), /only fetches http\(s\)/);
   });

@@ -19,6 +19,7 @@ import { renderAnswer, renderDifference } from './render.js';
 import { loadEngine, loadOpenStore, loadParser } from './system-under-test.js';
 import { RDF_TEST_KINDS, runRdfTest } from './rdf-syntax-tests.js';
 import type { Row } from './isomorphism.js';
+import { ServiceEndpoints } from './service-endpoints.js';
 
 export interface TestOutcome {
   status: 'pass' | 'fail';
@@ -111,15 +112,24 @@ export class TestExecutor {
     const query = readText(queryFile);
     await this.loadDataset(store, [...test.data, ...(await this.queryDatasetFiles(test, query))]);
     const expected = await readExpectedAnswer(test.resultFile!);
-    const deadline = Date.now() + this.options.timeoutMs;
     const details = (actual?: Answer, error?: unknown) =>
       queryDetails(test, query, expected.answer, actual, error);
     let actual: Answer;
+    // The time limit is the query's: starting the endpoints is not counted.
+    const endpoints = test.serviceData && (await ServiceEndpoints.start(test.serviceData));
+    const deadline = Date.now() + this.options.timeoutMs;
     try {
-      const result = await engine.runQuery(store, query, { baseIri: queryFile, deadline, unionDefaultGraph: this.options.unionDefaultGraph });
+      const result = await engine.runQuery(store, query, {
+        baseIri: queryFile,
+        deadline,
+        unionDefaultGraph: this.options.unionDefaultGraph,
+        fetchSettings: endpoints?.fetchSettings,
+      });
       actual = collectAnswer(result, deadline);
     } catch (error) {
       return { status: 'fail', reason: `query failed: ${describeError(error)}`, details: details(undefined, error) };
+    } finally {
+      await endpoints?.close();
     }
     const expectedAnswer = expected.answer;
     // CSV keeps no term types: compare what our terms would become in CSV with the file's values.
@@ -191,8 +201,7 @@ export class TestExecutor {
   private async datasetRows(files: GraphFile[]): Promise<Row[]> {
     const rows: Row[] = [];
     for (const { quads, name } of await this.datasetQuads(files)) {
-      const graph = name === undefined ? defaultGraph() : namedNode(name);
-      for (const q of quads) rows.push([q.subject, q.predicate, q.object, graph] as Term[]);
+      for (const q of quads) rows.push([q.subject, q.predicate, q.object, graphOf(q, name)] as Term[]);
     }
     return rows;
   }
@@ -201,9 +210,12 @@ export class TestExecutor {
     const graphs = await this.datasetQuads(files);
     store.write((w) => {
       for (const { quads, name } of graphs) {
-        const graphId = name === undefined ? DEFAULT_GRAPH_ID : w.intern(namedNode(name));
-        if (name !== undefined) w.createGraph(graphId);
-        for (const q of quads) w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), graphId);
+        if (name !== undefined) w.createGraph(w.intern(namedNode(name)));
+        for (const q of quads) {
+          const graph = graphOf(q, name);
+          const graphId = graph.termType === 'DefaultGraph' ? DEFAULT_GRAPH_ID : w.intern(graph);
+          w.add(w.intern(q.subject), w.intern(q.predicate), w.intern(q.object), graphId);
+        }
       }
     });
   }
@@ -229,6 +241,15 @@ function emptyStore(store: QuadStore): void {
     for (const g of w.namedGraphs()) w.dropGraph(g);
     w.clearGraph(DEFAULT_GRAPH_ID);
   });
+}
+
+/**
+ * The graph a file's quad goes into: a TriG file's named graphs stay themselves (SPARQL 1.2's
+ * suites give datasets as TriG); the rest of a file is the graph the manifest names, if any.
+ */
+function graphOf(quad: Quad, name: string | undefined): Term {
+  if (quad.graph.termType !== 'DefaultGraph') return quad.graph;
+  return name === undefined ? defaultGraph() : namedNode(name);
 }
 
 function withFreshBlankNodes(quad: Quad, load: number): Quad {

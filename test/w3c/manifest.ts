@@ -49,6 +49,12 @@ export interface GraphFile {
   name?: string;
 }
 
+/** A remote endpoint of a federation test: the IRI the query names it by, and its dataset. */
+export interface ServiceData {
+  endpoint: string;
+  data: GraphFile[];
+}
+
 export interface TestCase {
   /** Short stable identifier: `<suite folder>/<test fragment>`, e.g. `sparql11/add/add01`. */
   id: string;
@@ -67,6 +73,8 @@ export interface TestCase {
   queryFile?: string;
   /** Data of the action: default graph files and named graph files. */
   data: GraphFile[];
+  /** Federation tests (qt:serviceData): the SERVICE endpoints the query names, each with its data. */
+  serviceData?: ServiceData[];
   /** Expected result: a results or RDF file (query tests) or a dataset (update tests). */
   resultFile?: string;
   resultData?: GraphFile[];
@@ -179,6 +187,11 @@ function readEntry(graph: ManifestGraph, entry: RDF.Term, suite: string): TestCa
   } else if (action) {
     test.queryFile = (graph.object(action, `${QT}query`) ?? graph.object(action, `${UT}request`))?.value;
     test.data = datasetOf(graph, action);
+    const services = graph.objects(action, `${QT}serviceData`).flatMap((node) => {
+      const endpoint = graph.object(node, `${QT}endpoint`);
+      return endpoint ? [{ endpoint: endpoint.value, data: datasetOf(graph, node) }] : [];
+    });
+    if (services.length > 0) test.serviceData = services;
   }
   if (result?.termType === 'NamedNode') test.resultFile = result.value;
   else if (result) test.resultData = datasetOf(graph, result);

@@ -16,7 +16,7 @@ export function readText(fileUrl: string): string {
   return readFileSync(fileURLToPath(fileUrl), 'utf8');
 }
 
-/** The quads of an RDF file, in the default graph. */
+/** The quads of an RDF file: in the default graph, or in their own graphs for TriG and N-Quads. */
 export async function readRdfFile(fileUrl: string): Promise<Quad[]> {
   const text = readText(fileUrl);
   if (/\.(rdf|owl|xml)$/i.test(fileUrl)) return parseRdfXml(text, fileUrl);

@@ -64,7 +64,6 @@ export function defaultSuitesRoot(): string {
 
 const ELSEWHERE: [RegExp, string][] = [
   [/^sparql11\/entailment(\/|$)/, 'entailment regimes: out of scope for Quiver'],
-  [/^sparql11\/service(\/|$)/, 'federation (SERVICE evaluation): covered by the federation runner'],
   [/^sparql11\/protocol(\/|$)/, 'SPARQL protocol: covered by the HTTP protocol runner'],
   [/^sparql11\/(graph-store-protocol|http-rdf-update)(\/|$)/, 'graph store protocol: covered by the HTTP protocol runner'],
   [/^sparql11\/service-description(\/|$)/, 'service description: covered by the HTTP protocol runner'],
@@ -86,7 +85,9 @@ export function skipReason(test: TestCase, includeUnapproved = false): string | 
  */
 export function unionSkipReason(test: TestCase): string | undefined {
   if (!test.type.endsWith('EvaluationTest') && test.type !== 'CSVResultFormatTest') return 'union default graph: not an evaluation test';
-  if (!test.data.some((file) => file.name !== undefined)) return undefined;
+  // Named graphs come from qt:graphData, or from inside a TriG or N-Quads file.
+  const hasNamedGraphs = test.data.some((file) => file.name !== undefined || /\.(trig|nq)$/i.test(file.file));
+  if (!hasNamedGraphs) return undefined;
   if (test.type !== 'UpdateEvaluationTest' && test.queryFile) {
     const { from, fromNamed } = datasetOfQuery(readFileSync(new URL(test.queryFile), 'utf8'), test.queryFile);
     if (from.length > 0 || fromNamed.length > 0) return undefined;
@@ -154,13 +155,16 @@ export async function runW3cSuites(options: RunnerOptions = {}): Promise<SuiteRu
   };
 }
 
+/** Time a federation test may take to start each of its endpoints (a store and its worker threads), besides its own limit. */
+const ENDPOINT_START_MS = 15_000;
+
 /** One worker's share of the queue; a worker that hangs or dies is replaced. */
 async function runLane(queue: TestCase[], execution: ExecutionOptions, report: (r: TestResult) => void): Promise<void> {
   let worker: TestWorker | undefined;
   try {
     for (let test = queue.shift(); test; test = queue.shift()) {
       worker ??= await TestWorker.start(execution);
-      const result = await worker.run(test, execution.timeoutMs + 5_000);
+      const result = await worker.run(test, execution.timeoutMs + 5_000 + (test.serviceData ? ENDPOINT_START_MS * test.serviceData.length : 0));
       if (!worker.alive) worker = undefined;
       report(result);
     }
