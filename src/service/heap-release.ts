@@ -44,8 +44,14 @@ function heldBytes(): number {
   return heap.total_physical_size - young + heap.external_memory;
 }
 
-/** V8's gc(), taken from a context made while the flag is on; the flag goes off again (it is process-wide). */
+/**
+ * V8's gc(): the global one when the process was started with --expose-gc (`npm start` is), else
+ * taken from a context made while the flag is on, which goes off again (it is process-wide): a
+ * library's host did not ask for a global gc, and a Worker's execArgv cannot carry V8 flags.
+ */
 function exposedCollector(): () => void {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return () => (exposed as () => void)();
   setFlagsFromString('--expose-gc');
   try {
     return runInNewContext('gc') as () => void;
