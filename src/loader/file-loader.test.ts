@@ -117,3 +117,60 @@ _:x :q :o .
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** N-Quads lines of every kind of term the byte parser reads or hands on, and keys of every length modulo 4. */
+function termVariety(): string {
+  const ex = (name: string) => `<http://example.org/${name}>`;
+  const objects = [
+    '"plain"', '"x"', '"ab"', '"abc"', '"abcd"', '"a longer literal, of some forty-odd bytes"',
+    '"tagged"@en', '"tagged"@en-GB', '"directed"@ar--rtl', '"42"^^<http://www.w3.org/2001/XMLSchema#integer>',
+    '"explicit string"^^<http://www.w3.org/2001/XMLSchema#string>', '"escaped \\"quote\\" and \\\\ and \\n"',
+    '"\\u00e9t\\u00E9 \\U0001F600"', '"été naïve ☃ 😀"', `"${'long '.repeat(300)}"`, '_:b1', ex('o'), '<http://example.org/é>',
+    `<<( ${ex('s')} ${ex('p')} "inner" )>>`,
+  ];
+  const lines = ['# a comment', ''];
+  objects.forEach((object, i) => {
+    lines.push(`${ex(`s${i}`)} ${ex('p')} ${object} .`);
+    lines.push(`_:b${i % 3} ${ex('q')} ${object} ${ex(`g${i % 2}`)} .`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+test('the byte-line parser and the word-at-a-time hash load what the string parser and the byte hash load', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-file-loader-switches-'));
+  const file = join(dir, 'data.nq');
+  writeFileSync(file, termVariety());
+  const stores: QuadStore[] = [];
+  const saved = { lines: process.env.QUIVER_BYTE_LINES, hash: process.env.QUIVER_WORD_HASH };
+  const setEnv = (name: string, value: string | undefined): void => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
+  try {
+    const loads: string[][] = [];
+    for (const [lines, hash] of [['1', '1'], ['0', '1'], ['1', '0'], ['0', '0']]) {
+      // The parse worker reads its switches from the environment it starts with.
+      setEnv('QUIVER_BYTE_LINES', lines);
+      setEnv('QUIVER_WORD_HASH', hash);
+      const store = openStore({ path: join(dir, `store-${lines}${hash}`) });
+      stores.push(store);
+      await loadFile(store, { path: file, format: 'nquads', gzip: false }, {});
+      const reader = store.reader();
+      try {
+        // Every term is found again by its key: the loader's hash is the one the store looks terms up by.
+        for (const quad of reader.scan(ANY, ANY, ANY, ANY))
+          for (const id of quad.slice(0, 3)) assert.equal(reader.idOf(reader.termOf(id)), id, termToString(reader.termOf(id)));
+      } finally {
+        reader.release();
+      }
+      loads.push(allStatements(store));
+    }
+    assert.equal(loads[0].length, 38);
+    for (const load of loads.slice(1)) assert.deepEqual(load, loads[0]);
+  } finally {
+    setEnv('QUIVER_BYTE_LINES', saved.lines);
+    setEnv('QUIVER_WORD_HASH', saved.hash);
+    await Promise.all(stores.map((store) => store.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

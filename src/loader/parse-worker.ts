@@ -7,6 +7,12 @@
  * N-Triples and N-Quads are read as bytes (byte-line-parser.ts) into a byte-keyed term map
  * (byte-term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the string
  * parser (nquads-line-parser.ts), whose keys join the same map.
+ *
+ * Both fast paths of this worker have a switch, read here only, for comparison (file-loader.test.ts
+ * loads the same files both ways) or if one of them is ever suspected: QUIVER_BYTE_LINES=0 sends
+ * every line through the string parser, QUIVER_WORD_HASH=0 hashes new terms a byte at a time with
+ * the store's own function instead of term-hash-words.ts. A worker reads its environment when the
+ * load starts it.
  */
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
@@ -16,7 +22,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
 import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
-import { hashTermKeysWords } from '../store/index.js';
+import { hashTermKeyBytes, hashTermKeysWords } from '../store/index.js';
 import { TermTable, copyBytes, hashKey, viewOf } from './byte-term-table.js';
 
 const MAX_IN_FLIGHT = 8;
@@ -36,6 +42,8 @@ const LOCAL_BYTES_LIMIT = 1 << 27;
 const REPORTED_SKIPS = 10;
 
 const port = parentPort!;
+const byteLines = process.env.QUIVER_BYTE_LINES !== '0';
+const wordHash = process.env.QUIVER_WORD_HASH !== '0';
 
 /*
  * Detaches a throw-away buffer before any code runs hot. V8 compiles typed-array accesses on the
@@ -239,7 +247,8 @@ const encoder = new TextEncoder();
 /** The dictionary hash of each new term: computed here, so that the loading thread does not. */
 function hashesOf(bytes: Uint8Array, ends: Uint32Array): Uint32Array {
   const hashes = new Uint32Array(ends.length * 2);
-  hashTermKeysWords(bytes, viewOf(bytes), ends, hashes);
+  if (wordHash) hashTermKeysWords(bytes, viewOf(bytes), ends, hashes);
+  else for (let i = 0; i < ends.length; i++) hashTermKeyBytes(bytes, i === 0 ? 0 : ends[i - 1], ends[i], hashes.subarray(2 * i, 2 * i + 2));
   return hashes;
 }
 
@@ -318,7 +327,7 @@ class LineReader {
       let lineEnd = bytes.indexOf(NEWLINE, start);
       if (lineEnd < 0 || lineEnd > end) lineEnd = end;
       this.line++;
-      const result = parser.parse(bytes, start, lineEnd);
+      const result = byteLines ? parser.parse(bytes, start, lineEnd) : NEEDS_STRING_PARSER;
       if (result === NEEDS_STRING_PARSER || (result === STATEMENT && !builder.addParsed(parser))) this.parseString(bytes.toString('utf8', start, lineEnd));
       start = lineEnd + 1;
     }
