@@ -5,6 +5,7 @@
  */
 import type { Quad, SolutionRow } from '../rdf/index.js';
 import type { FetchSettings } from '../net/index.js';
+import type { EngineFastPaths } from './fast-paths.js';
 
 export interface EngineQueryOptions {
   baseIri?: string;
@@ -45,6 +46,8 @@ export interface EngineQueryOptions {
    * For tests and measurements; the plan, and so the answer, is the same either way. Default true.
    */
   preparedPlans?: boolean;
+  /** The optimizer's shortcuts, each on unless set false here (fast-paths.ts). */
+  fastPaths?: EngineFastPaths;
 }
 
 export interface EngineUpdateOptions {

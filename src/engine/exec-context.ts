@@ -8,6 +8,7 @@ import { QUERY_LOCAL_ID_BASE, DEFAULT_GRAPH_ID, UNION_GRAPH, type StoreReader, t
 import { CancelledError, ResourceLimitError, TimeoutError } from '../errors.js';
 import type { FunctionContext } from './functions/index.js';
 import { BatchPool } from './batch.js';
+import { fastPathOn, type EngineFastPaths, type FastPathName } from './fast-paths.js';
 
 /** The RDF dataset a query runs against, as store IDs. */
 export interface Dataset {
@@ -35,6 +36,9 @@ export interface ContextLimits {
   memoryBudget?: number;
   /** Memory the request holds before evaluation starts (the algebra of its text), counted against memoryBudget. */
   reservedBytes?: number;
+  /** false: no optimizer, so none of its shortcuts (fast-paths.ts). */
+  optimize?: boolean;
+  fastPaths?: EngineFastPaths;
 }
 
 /** A query-local term's overhead beyond its key: the term object, its map entry and array slot. */
@@ -60,6 +64,11 @@ export class ExecContext {
   statisticsSource: () => StoreStatistics = () => this.reader.statistics();
   private statisticsRead?: StoreStatistics;
   private pool?: BatchPool;
+
+  /** Whether a shortcut of the optimizer may be taken in this evaluation (fast-paths.ts). */
+  fastPath(name: FastPathName): boolean {
+    return fastPathOn(this.limits, name);
+  }
 
   constructor(
     readonly reader: StoreReader,

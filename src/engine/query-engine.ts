@@ -22,6 +22,7 @@ import { planService, prefetchServices, type EndpointFinder, type ServiceResults
 import { sharedStatistics } from './plan/planner-statistics.js';
 import { templatePlansOf, type TemplatePlans } from './plan/prepared-plans.js';
 import { chargeRequestText } from './text-memory.js';
+import { allFastPathsOn } from './fast-paths.js';
 
 export { runUpdate } from './update/update-executor.js';
 
@@ -77,7 +78,7 @@ export function withTextCharged(query: string, options: EngineQueryOptions): Eng
 
 /** Prepared plans assume the optimizer and the store's own dataset (no protocol dataset to key them by). */
 function mayUsePreparedPlans(options: EngineQueryOptions): boolean {
-  return options.preparedPlans !== false && options.optimize !== false && !options.defaultGraphUris?.length && !options.namedGraphUris?.length;
+  return options.preparedPlans !== false && allFastPathsOn(options) && !options.defaultGraphUris?.length && !options.namedGraphUris?.length;
 }
 
 /**

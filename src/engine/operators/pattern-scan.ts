@@ -173,7 +173,7 @@ export class PatternScan extends Operator {
    * better of the two ways, whatever the estimate said.
    */
   private worthHashing(batch: Batch, ctx: ExecContext): boolean {
-    if (batch.length < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS)) return false;
+    if (batch.length < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS) || !ctx.fastPath('hashJoins')) return false;
     if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
     if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
     if (this.constantMatches <= batch.length * QUADS_PER_LOOKUP) return true;
@@ -215,6 +215,7 @@ export class PatternScan extends Operator {
    */
   private objectRange(batch: Batch, ctx: ExecContext): ObjectRange | undefined {
     if (this.p.kind !== 'id' || this.o.kind !== 'slot' || this.repeats.length > 0 || this.graph.kind !== 'default') return undefined;
+    if (!ctx.fastPath('objectRanges')) return undefined;
     if (ctx.dataset.defaultGraphs.length !== 1 || batch.length === 0) return undefined;
     let memo = ctx.memo.get(this);
     let range = memo?.get('range') as ObjectRange | undefined;

@@ -237,7 +237,7 @@ export class Planner {
     );
     const filters = filterExpressions.map((e) => new FilterStep(this.expression(e, env), expressionText(e)));
     const filterSlots = filters.map((f) => f.condition.slots);
-    const equalities: SlotEquality[] = this.optimize
+    const equalities: SlotEquality[] = this.ctx.fastPath('equalityBinds')
       ? variableEqualities(filterExpressions).map((e) => ({ a: env.scope.slot(e.a), b: env.scope.slot(e.b), sameTerm: e.sameTerm }))
       : [];
     const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts, equalities)
@@ -408,7 +408,7 @@ export class Planner {
       distinct: a.distinct,
       expression: a.expression.subType === 'wildcard' ? null : this.expression(a.expression, env),
       separator: a.separator ?? ' ',
-      variableSlot: this.optimize ? variableSlotOf(a.expression, env.scope) : undefined,
+      variableSlot: this.ctx.fastPath('idCounts') ? variableSlotOf(a.expression, env.scope) : undefined,
     }));
     const op = new Group(child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env));
     return { op, mentioned: union(child.mentioned, op.maybe) };
@@ -440,7 +440,7 @@ export class Planner {
   expression(expr: Algebra.Expression, env: Env): CompiledExpression {
     const parameters = this.parameters;
     const scope: ExpressionScope = {
-      compareIds: this.optimize,
+      compareIds: this.ctx.fastPath('idComparisons'),
       constantRef: parameters
         ? (term) => {
             const n = parameters.placeholder(term);

@@ -1,0 +1,40 @@
+/**
+ * The optimizer's shortcuts, each of which can be turned off on its own (EngineQueryOptions.fastPaths)
+ * to compare its answers with the plain path's, or to measure what it saves. Each one's tests run a
+ * class of queries both ways and assert the same answers; `optimize: false` turns them all off.
+ *
+ * Turning one off is for tests and measurements: the answers are the same, only the work differs.
+ * A query with any of them off is planned afresh (no prepared plan: those are made with all on).
+ */
+export interface EngineFastPaths {
+  /**
+   * A pattern scan joins a batch through one scan of its constants' quads, keyed by the position
+   * the solutions bind, instead of a look-up per solution (operators/pattern-scan.ts, keyed-quads.ts).
+   */
+  hashJoins?: boolean;
+  /**
+   * A scan whose object the following filters bound reads only the quads in range from a
+   * value-ordered index (plan/object-bounds.ts, operators/object-range.ts).
+   */
+  objectRanges?: boolean;
+  /** FILTER(?a = ?b) or sameTerm(?a, ?b) binds one side from the other (operators/equality-bind.ts). */
+  equalityBinds?: boolean;
+  /** ?x = <iri>, ?x != <iri> and sameTerm(?x, <iri>) compare IDs, decoding no term (compile-expression.ts). */
+  idComparisons?: boolean;
+  /** COUNT(?x) and COUNT(DISTINCT ?x) count IDs, decoding no term (operators/group.ts). */
+  idCounts?: boolean;
+}
+
+export type FastPathName = keyof EngineFastPaths;
+
+export const FAST_PATH_NAMES: readonly FastPathName[] = ['hashJoins', 'objectRanges', 'equalityBinds', 'idComparisons', 'idCounts'];
+
+/** Where the switches are read: the optimizer on and the path not turned off. */
+export function fastPathOn(options: { optimize?: boolean; fastPaths?: EngineFastPaths }, name: FastPathName): boolean {
+  return options.optimize !== false && options.fastPaths?.[name] !== false;
+}
+
+/** Whether every fast path is on (as a prepared plan assumes). */
+export function allFastPathsOn(options: { optimize?: boolean; fastPaths?: EngineFastPaths }): boolean {
+  return FAST_PATH_NAMES.every((name) => fastPathOn(options, name));
+}
