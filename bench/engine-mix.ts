@@ -5,7 +5,7 @@
  * machine wall-clock figures are noise; CPU time (user + system of the process) is the measure.
  *
  *   npm run build && node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds 6] [--warmup 20]
- *       [--per-query] [--digests FILE] [--queries q02,q07]
+ *       [--per-query] [--digests FILE] [--queries q02,q07] [--off hashJoins,preparedPlans]
  *
  * `--store` and `--mixes` are what every harness run leaves in its work directory
  * (`bench/out/work/NAME/quiver-store` and `bench/out/work/NAME/mixes`); both are only read. The first `--warmup` mixes run once to let V8
@@ -15,6 +15,11 @@
  * around each query, which itself costs a little). `--digests FILE` writes one line per instance,
  * a digest of its answer in the order the engine gave it, plus an order-free digest, to diff two
  * trees' answers. `--queries` keeps only those queries of each mix (to profile one of them).
+ * `--off` turns fast paths off, to measure what each saves (and, with `--digests`, to compare
+ * answers): the engine's (src/engine/fast-paths.ts: hashJoins, objectRanges, equalityBinds,
+ * idComparisons, idCounts), `preparedPlans`, or `optimize` (the whole optimizer). The store's
+ * native reads go off with QUIVER_NATIVE_SCAN=0 in the environment, the young-generation flag with
+ * `node --allocation-site-pretenuring`.
  *
  * To measure another build with this tool, copy `dist/bench/engine-mix.js` into that tree's
  * `dist/bench/`: its imports are relative, so it then runs that tree's engine.
@@ -23,6 +28,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runQuery } from '../src/engine/query-engine.js';
+import type { EngineQueryOptions } from '../src/engine/engine-api.js';
+import { FAST_PATH_NAMES, type FastPathName } from '../src/engine/fast-paths.js';
 import { openStore } from '../src/store/lmdb-store.js';
 import { keepQueryGarbageYoung } from '../src/service/young-generation.js';
 import { termKey } from '../src/rdf/terms.js';
@@ -44,15 +51,29 @@ const { values } = parseArgs({
     'per-query': { type: 'boolean', default: false },
     digests: { type: 'string' },
     queries: { type: 'string' },
+    off: { type: 'string' },
   },
 });
 if (!values.store || !values.mixes) {
-  console.error('usage: node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds N] [--warmup N] [--per-query] [--digests FILE] [--queries q02,q07]');
+  console.error('usage: node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds N] [--warmup N] [--per-query] [--digests FILE] [--queries q02,q07] [--off NAME,...]');
   process.exit(2);
 }
 
 // As the query workers do (src/service/query-worker.ts): without it, evaluation's garbage is promoted.
 keepQueryGarbageYoung();
+
+/** The query options with the fast paths named by --off turned off. */
+function engineOptions(off: string[]): EngineQueryOptions {
+  const options: EngineQueryOptions = {};
+  for (const name of off) {
+    if (name === 'optimize') options.optimize = false;
+    else if (name === 'preparedPlans') options.preparedPlans = false;
+    else if ((FAST_PATH_NAMES as readonly string[]).includes(name)) options.fastPaths = { ...options.fastPaths, [name as FastPathName]: false };
+    else throw new Error(`--off ${name}: not one of optimize, preparedPlans, ${FAST_PATH_NAMES.join(', ')}`);
+  }
+  return options;
+}
+const queryOptions = engineOptions(values.off ? values.off.split(',') : []);
 
 const only = values.queries ? values.queries.split(',') : [];
 const mixes: Instance[][] = readMixes(values.mixes, only).mixes.map((m) =>
@@ -65,7 +86,7 @@ const store = openStore({ path: values.store, readOnly: true });
 
 /** Runs one query to its end; returns the number of cells or quads seen. */
 async function runOne(store: QuadStore, text: string): Promise<number> {
-  const result = await runQuery(store, text, {});
+  const result = await runQuery(store, text, queryOptions);
   let n = 0;
   if (result.kind === 'bindings') for (const batch of result.rows) n += batch.length;
   else if (result.kind === 'quads') for (const batch of result.quads) n += batch.length;
@@ -74,7 +95,7 @@ async function runOne(store: QuadStore, text: string): Promise<number> {
 }
 
 async function answerDigests(instance: Instance): Promise<string> {
-  const result = await runQuery(store, instance.text, {});
+  const result = await runQuery(store, instance.text, queryOptions);
   const lines: string[] = [];
   if (result.kind === 'bindings') {
     for (const batch of result.rows) for (const row of batch) lines.push(row.map((t) => (t ? termKey(t) : '')).join('\t'));
