@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalService, type InlineQueryOptions, type LocalService } from './local-service.js';
 import type { QueryResult, SolutionRow } from './sparql-service.js';
-import type { Quad } from '../rdf/terms.js';
+import { termKey, type Quad, type Term } from '../rdf/terms.js';
 import { CancelledError, EvaluationError, OverloadedError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 
 const EX = 'http://example.org/';
@@ -367,3 +367,62 @@ async function waitUntilIdle(service: LocalService, timeoutMs = 3000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('cheap queries on the main thread answer as the workers do', () => {
+  let inline: LocalService;
+  let workersOnly: LocalService;
+  const DATA = `PREFIX : <${EX}> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+    INSERT DATA {
+      :a :name "A" , "a"@en , "ا"@ar--rtl ; :value 1 , 1.5 , "2"^^xsd:short ; :knows :b , _:x ; :seen "2008-01-01T12:00:00Z"^^xsd:dateTime .
+      :b :name "B" ; :value 2 ; :knows :a .
+      _:x :name "x\\n\\"quoted\\"" ; :value -3 .
+      << :a :knows :b >> :since 2020 .
+      GRAPH :g { :a :value 10 . :c :name "C" }
+    }`;
+  const QUERIES = [
+    `SELECT * { ?s <${EX}name> ?n }`,
+    `SELECT ?s (SUM(?v) AS ?t) (COUNT(*) AS ?c) { ?s <${EX}value> ?v } GROUP BY ?s`,
+    `SELECT ?s ?o { ?s <${EX}knows> ?o OPTIONAL { ?o <${EX}name> ?n } FILTER(!BOUND(?n) || ?n != "B") } ORDER BY ?s LIMIT 5`,
+    `SELECT * { GRAPH ?g { ?s ?p ?o } }`,
+    `SELECT ?t ?y { ?t <${EX}since> ?y }`,
+    `SELECT (STRLEN(?n) AS ?l) (LANG(?n) AS ?lang) { ?s <${EX}name> ?n }`,
+    `ASK { <${EX}a> <${EX}knows> <${EX}b> }`,
+    `ASK { <${EX}b> <${EX}knows> <${EX}c> }`,
+    `CONSTRUCT { ?o <${EX}knownBy> ?s } WHERE { ?s <${EX}knows> ?o }`,
+    `DESCRIBE <${EX}b>`,
+  ];
+
+  before(async () => {
+    inline = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: { when: 'always' } });
+    workersOnly = await createLocalService({ memory: true, workers: 1, inlineCheapQueries: false });
+    for (const service of [inline, workersOnly]) await service.update({ update: DATA });
+  });
+  after(async () => {
+    await inline.close();
+    await workersOnly.close();
+  });
+
+  /** An answer as sorted lines of terms (blank node labels masked: each service has its own). */
+  async function answer(service: LocalService, query: string): Promise<string[]> {
+    const result = await service.query({ query });
+    const show = (t: { termType: string; value: string } | undefined | null): string => (t ? (t.termType === 'BlankNode' ? '_:' : termKey(t as Term)) : '-');
+    if (result.kind === 'boolean') return [String(result.value)];
+    if (result.kind === 'quads') return (await allQuads(result)).map((q) => [q.subject, q.predicate, q.object, q.graph].map(show).join(' ')).sort();
+    return (await allRows(result)).map((row) => row.map(show).join(' ')).sort();
+  }
+
+  for (const query of QUERIES) {
+    test(query, async () => {
+      const expected = await answer(workersOnly, query);
+      assert.equal(workersOnly.inlineQueries, 0);
+      // A shape runs on the main thread once it has proved cheap on a worker.
+      let inlined = false;
+      for (let i = 0; i < 40 && !inlined; i++) {
+        const before = inline.inlineQueries;
+        assert.deepEqual(await answer(inline, query), expected);
+        inlined = inline.inlineQueries > before;
+      }
+      assert.ok(inlined, 'ran on the main thread');
+    });
+  }
+});
