@@ -47,6 +47,24 @@ const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
 const QUERY_CACHE_SIZE = 512;
 const queryCache = new TextCache<ParsedQuery>(QUERY_CACHE_SIZE);
 
+/**
+ * Whether queries are parsed through their templates (query-template.ts): QUIVER_QUERY_TEMPLATES=0
+ * parses every text on its own (still cached by text), and so also turns off prepared plans, which
+ * are made per template. For comparison and measurement; the algebra is the same either way.
+ */
+let templatesAllowed = process.env.QUIVER_QUERY_TEMPLATES !== '0';
+
+/** Turns the template path on or off in this thread (for tests); returns the previous setting. */
+export function allowQueryTemplates(allowed: boolean): boolean {
+  const previous = templatesAllowed;
+  templatesAllowed = allowed;
+  return previous;
+}
+
+function usableTemplate(text: string): Template | undefined {
+  return templatesAllowed ? templateOf(text) : undefined;
+}
+
 export function parseQuery(text: string, baseIri?: string): ParsedQuery {
   const cached = queryCache.get(text, baseIri);
   if (cached) return cached;
@@ -68,7 +86,7 @@ export function parseQuery(text: string, baseIri?: string): ParsedQuery {
 export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuery, 'algebra' | 'prefixes'> {
   const cached = queryCache.get(text, baseIri);
   if (cached) return cached;
-  const template = templateOf(text);
+  const template = usableTemplate(text);
   const shape = template && templateParse(template, baseIri);
   return shape ?? parseQuery(text, baseIri);
 }
@@ -79,7 +97,7 @@ export function parseQueryShape(text: string, baseIri?: string): Pick<ParsedQuer
  * query has no usable template. For plans made once per template (engine/plan/prepared-plans.ts).
  */
 export function parseAsTemplate(text: string, baseIri?: string): { template: ParsedQuery; constants: readonly string[] } | undefined {
-  const template = templateOf(text);
+  const template = usableTemplate(text);
   if (!template) return undefined;
   const parsed = templateParse(template, baseIri);
   return parsed === null ? undefined : { template: parsed, constants: template.constants };

@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanTemplate, templateOf } from './query-template.js';
-import { parseQuery } from './parse.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allowQueryTemplates, parseAsTemplate, parseQuery } from './parse.js';
 
 describe('query templates', () => {
   it('replaces IRIs, strings and integers of the body, not the prologue, datatypes or LIMIT', () => {
@@ -91,5 +94,61 @@ SELECT ?s WHERE {
     const b = templateOf(variants[3])!;
     assert.equal(a.text, b.text);
     assert.deepEqual(b.constants, ['http://ex/a', 'x', 'y', '2008-01-01', '7']);
+  });
+});
+
+describe('query templates against the plain parse (QUIVER_QUERY_TEMPLATES=0)', () => {
+  const RDF_TESTS = fileURLToPath(new URL('../../../../shared/rdf-tests/', import.meta.url));
+  const SUITES = ['sparql10', 'sparql11', 'sparql12'].map((suite) => join(RDF_TESTS, suite));
+
+  function queryFiles(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? queryFiles(path) : entry.name.endsWith('.rq') ? [path] : [];
+    });
+  }
+
+  /**
+   * The algebra as JSON, blank nodes named in order of appearance: each parse numbers its own, and
+   * so do the variables that stand for them in triple-term patterns (`tt.b.` and the label).
+   */
+  function algebraOf(text: string): string | undefined {
+    try {
+      const names = new Map<string, number>();
+      const rename = (label: string): number => names.get(label) ?? names.set(label, names.size).get(label)!;
+      return JSON.stringify(parseQuery(text, 'http://example.org/base/').algebra)
+        .replace(/"termType":"BlankNode","value":"([^"]*)"/g, (_, label: string) => `"termType":"BlankNode","value":"b${rename(label)}"`)
+        .replace(/"value":"tt\.b\.([^"]*)"/g, (_, label: string) => `"value":"tt.b.${rename(label)}"`);
+    } catch {
+      return undefined; // a negative syntax test, or an update
+    }
+  }
+
+  it('gives every query of the W3C suites the algebra of a parse of its own text', { skip: !existsSync(SUITES[1]) && 'test suites not found' }, () => {
+    let templated = 0;
+    for (const file of SUITES.flatMap(queryFiles)) {
+      const text = readFileSync(file, 'utf8');
+      if (templateOf(text)) templated++;
+      // Through the template first: a plain parse is cached by text, and would answer the second call.
+      const throughTemplate = algebraOf(text);
+      const previous = allowQueryTemplates(false);
+      try {
+        assert.equal(algebraOf(text), throughTemplate, file);
+      } finally {
+        allowQueryTemplates(previous);
+      }
+    }
+    assert.ok(templated > 200, `${templated} queries with a template`);
+  });
+
+  it('off, no query has a template to share', () => {
+    const text = 'SELECT * { ?s <http://ex/p> "some constant" }';
+    assert.ok(parseAsTemplate(text));
+    const previous = allowQueryTemplates(false);
+    try {
+      assert.equal(parseAsTemplate(text), undefined);
+    } finally {
+      allowQueryTemplates(previous);
+    }
   });
 });
