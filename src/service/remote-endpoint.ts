@@ -4,7 +4,7 @@
  * go to the remote only, and an exchange that stops the request when the time limit passes, the
  * client goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SparqlSyntaxError, TimeoutError } from '../errors.js';
@@ -187,6 +187,8 @@ export class RemoteEndpoint {
   readonly name: string;
   private readonly authorization: string | undefined;
   private readonly httpsAgent: HttpsAgent;
+  /** Plain http through node:http, when our own client is switched off (QUIVER_REMOTE_HTTP1=0). */
+  private readonly httpAgent: HttpAgent;
   private readonly keepAlive: boolean;
   private readonly target: URL;
   private readonly destination: Destination;
@@ -227,6 +229,7 @@ export class RemoteEndpoint {
     this.keepAlive = policy.keepAlive ?? true;
     this.destination = destinationOf(url, this.keepAlive);
     this.httpsAgent = new HttpsAgent({ keepAlive: this.keepAlive });
+    this.httpAgent = new HttpAgent({ keepAlive: this.keepAlive });
     const open = this.destination.ownConnection;
     if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnections(open, policy.spareIdleMs);
   }
@@ -263,6 +266,7 @@ export class RemoteEndpoint {
   close(): void {
     this.spare?.close();
     this.httpsAgent.destroy();
+    this.httpAgent.destroy();
   }
 
   private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
@@ -285,7 +289,8 @@ export class RemoteEndpoint {
    * One POST, its headers and form in a single write (Content-Length known). Over plain http, read
    * by our own client (remote-http1.ts), on a connection kept or opened ahead when there is one,
    * else a new one; once the answer has been read, its connection is kept for the next query or
-   * another is opened ahead. Over https, node:https with its agent's connections.
+   * another is opened ahead. Over https, node:https with its agent's connections (and node:http
+   * over plain http, when our own client is switched off).
    */
   private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
     if (exchange.aborted) return Promise.reject(abortError());
@@ -301,9 +306,10 @@ export class RemoteEndpoint {
     const headers: OutgoingHttpHeaders = { 'content-type': FORM_MEDIA_TYPE, 'content-length': body.length, accept };
     if (authorization) headers.authorization = authorization;
     // Options rather than a URL: Node would convert the URL on every request.
-    const options: RequestOptions = { ...destination.options, headers, agent: this.httpsAgent };
+    const options: RequestOptions = { ...destination.options, headers, agent: destination.https ? this.httpsAgent : this.httpAgent };
+    const requestWith = destination.https ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const request = httpsRequest(options, (response) => {
+      const request = requestWith(options, (response) => {
         resolve({ status: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', headers: response.headers, body: new IncomingBody(response) });
       });
       request.once('socket', noDelay);
@@ -321,10 +327,19 @@ interface Destination {
   https: boolean;
   /** node:http's options. */
   options: Readonly<Pick<RequestOptions, 'method' | 'protocol' | 'hostname' | 'port' | 'path'>>;
-  /** Plain http: opens a connection (our own client reads its answers). */
+  /** Plain http: opens a connection (our own client reads its answers); undefined: node:http(s) does. */
   ownConnection?: () => Socket;
   /** The request line and the headers every request has, for our own client. */
   requestStart: string;
+}
+
+/**
+ * Whether plain http goes through our own HTTP/1.1 client (remote-http1.ts): QUIVER_REMOTE_HTTP1=0
+ * sends it through node:http instead, the path https takes, to compare the two or if ours is ever
+ * suspected. Read for each destination, when its endpoint is made (or redirected to).
+ */
+function ownHttp1Client(): boolean {
+  return process.env.QUIVER_REMOTE_HTTP1 !== '0';
 }
 
 function destinationOf(url: URL, keepAlive: boolean): Destination {
@@ -333,7 +348,7 @@ function destinationOf(url: URL, keepAlive: boolean): Destination {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port || (https ? 443 : 80));
   const path = `${url.pathname}${url.search}`;
-  const ownConnection = https ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
+  const ownConnection = https || !ownHttp1Client() ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
   // The URL parser has percent-encoded the path and punycoded the host: both are ASCII.
   const requestStart = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${keepAlive ? '' : 'Connection: close\r\n'}Content-Type: ${FORM_MEDIA_TYPE}\r\n`;
   return { https, options: { method: 'POST', protocol: url.protocol, hostname, port, path }, ownConnection, requestStart };

@@ -654,3 +654,102 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe('RemoteService over plain http: our own client answers as node:http does (QUIVER_REMOTE_HTTP1=0)', () => {
+  const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
+  const bigJson = JSON.stringify({
+    head: { vars: ['s', 'n'] },
+    results: { bindings: Array.from({ length: 20_000 }, (_, i) => ({ s: { type: 'uri', value: `http://example.org/s${i}` }, n: { type: 'typed-literal', datatype: XSD_INTEGER, value: String(i) } })) },
+  });
+  /** Each exchange: a query, and how the remote answers it (in one piece, in pieces, broken off, refused). */
+  const EXCHANGES: [string, Script][] = [
+    ['SELECT ?v {}', (_r, response) => json(response, { head: { vars: ['v'] }, results: { bindings: [{ v: { type: 'typed-literal', datatype: XSD_INTEGER, value: '1' } }] } })],
+    ['SELECT ?s ?n {}', (_r, response) => {
+      response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+      for (let at = 0; at < bigJson.length; at += 65_521) response.write(bigJson.slice(at, at + 65_521));
+      response.end();
+    }],
+    ['SELECT ?x ?y {}', (_r, response) => {
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+      response.write('?x\t?y\n<http://example.org/a>\t"é"@fr\n');
+      response.end('_:b\t"2"^^<http://www.w3.org/2001/XMLSchema#integer>\n');
+    }],
+    ['SELECT ?x {}', (_r, response) => response.writeHead(200, { 'content-type': 'application/sparql-results+xml' }).end(
+      '<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head>'
+      + '<results><result><binding name="x"><literal xml:lang="en">hi</literal></binding></result></results></sparql>')],
+    ['ASK {}', (_r, response) => json(response, { head: {}, boolean: true })],
+    ['CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }', (_r, response) => response.writeHead(200, { 'content-type': 'application/n-triples' })
+      .end('<http://example.org/s> <http://example.org/p> "o" .\n<http://example.org/s> <http://example.org/p> _:b .\n')],
+    ['SELECT ?v { ?v ?p ?o }', (_r, response) => response.writeHead(400, { 'content-type': 'text/plain' }).end('SP030: syntax error at FOO')],
+    ['SELECT ?w { ?w ?p ?o }', (_r, response) => response.writeHead(500, 'SPARQL Request Failed', { 'content-type': 'text/plain' }).end('it broke')],
+    ['SELECT ?z {}', (_r, response) => {
+      response.writeHead(200, { 'content-type': 'text/tab-separated-values', 'content-length': '1000' });
+      response.write('?z\n1\n');
+      setTimeout(() => response.socket?.destroy(), 20);
+    }],
+  ];
+
+  /** What the caller gets: the rows, quads or document, or the error's class and message. */
+  async function outcome(service: RemoteService, query: string): Promise<string> {
+    try {
+      const result = await service.query({ query });
+      if (result.kind === 'boolean') return `boolean ${result.value}`;
+      if (result.kind === 'explain') return 'explain';
+      const document = result.document;
+      if (document) {
+        const text = document.text ?? (document.bytes ? Buffer.from(document.bytes).toString('utf8') : undefined);
+        if (text !== undefined) return `${document.mediaType} ${text}`;
+        const chunks: Buffer[] = [];
+        for await (const chunk of document.chunks!) chunks.push(Buffer.from(chunk));
+        return `${document.mediaType} ${Buffer.concat(chunks).toString('utf8')}`;
+      }
+      const cells: string[] = [];
+      if (result.kind === 'bindings') {
+        for await (const batch of result.rows) for (const row of batch) cells.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
+        return `${result.variables.join(',')}\n${cells.join('\n')}`;
+      }
+      for await (const batch of result.quads) for (const q of batch) cells.push([q.subject, q.predicate, q.object].map((t) => `${t.termType}:${t.termType === 'BlankNode' ? '' : t.value}`).join(' '));
+      return cells.join('\n');
+    } catch (error) {
+      // A connection failure's own words differ (node:http says "aborted"): its class and code do not.
+      const message = (error as Error).message.replace(/127\.0\.0\.1:\d+/g, 'remote').replace(/(failed \([A-Z_]+\)): .*$/, '$1');
+      return `${(error as Error).constructor.name}: ${message}`;
+    }
+  }
+
+  async function outcomes(ownClient: boolean): Promise<{ answers: string[]; connectionHeaders: (string | undefined)[] }> {
+    const remote = new ScriptedEndpoint();
+    await remote.start();
+    const saved = process.env.QUIVER_REMOTE_HTTP1;
+    // Read when the endpoint is made.
+    if (ownClient) delete process.env.QUIVER_REMOTE_HTTP1;
+    else process.env.QUIVER_REMOTE_HTTP1 = '0';
+    const service = new RemoteService({ queryEndpoint: remote.url });
+    if (saved === undefined) delete process.env.QUIVER_REMOTE_HTTP1;
+    else process.env.QUIVER_REMOTE_HTTP1 = saved;
+    try {
+      const answers: string[] = [];
+      for (const [query, script] of EXCHANGES) {
+        remote.script = script;
+        answers.push(await outcome(service, query));
+      }
+      return { answers, connectionHeaders: remote.received.map((r) => r.headers.connection) };
+    } finally {
+      await service.close();
+      await remote.stop();
+    }
+  }
+
+  it('gives the same answers and errors for answers whole, in pieces, in every format, refused and broken off', async () => {
+    const own = await outcomes(true);
+    const plain = await outcomes(false);
+    assert.equal(own.answers.length, EXCHANGES.length);
+    own.answers.forEach((answer, i) => assert.equal(answer, plain.answers[i], EXCHANGES[i][0]));
+    assert.match(own.answers[1], /http:\/\/example\.org\/s19999/);
+    assert.match(own.answers[6], /^ProtocolError: .*SP030/);
+    assert.match(own.answers[8], /^RemoteEndpointError: .*failed \(ECONNRESET\)$/);
+    // Which client sent them: node:http names the kept-alive connection, ours leaves it to HTTP/1.1's default.
+    assert.ok(own.connectionHeaders.every((header) => header === undefined), own.connectionHeaders.join());
+    assert.ok(plain.connectionHeaders.every((header) => header === 'keep-alive'), plain.connectionHeaders.join());
+  });
+});
