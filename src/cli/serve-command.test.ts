@@ -41,6 +41,16 @@ describe('the memory budget of a query (--query-memory)', () => {
   });
 });
 
+describe('plain query requests before Fastify (--direct-queries)', () => {
+  it('is on by default; the flag beats QUIVER_DIRECT_QUERIES; anything but on or off is refused', () => {
+    assert.equal(settings([]).server.directQueries, true);
+    assert.equal(settings([], { QUIVER_DIRECT_QUERIES: 'off' }).server.directQueries, false);
+    assert.equal(settings(['--direct-queries', 'on'], { QUIVER_DIRECT_QUERIES: 'off' }).server.directQueries, true);
+    assert.throws(() => settings(['--direct-queries', 'maybe']), /on, off/);
+    assert.ok(SERVE_HELP.split('\n').some((l) => l.includes('--direct-queries') && l.includes('[QUIVER_DIRECT_QUERIES]')), SERVE_HELP);
+  });
+});
+
 describe('main-thread evaluation of cheap queries (--inline-queries)', () => {
   it('is auto by default, and takes the flag over QUIVER_INLINE_QUERIES', () => {
     assert.equal(settings([]).inlineQueries, 'auto');

@@ -64,6 +64,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     description:
       'queries proven cheap (< 1 ms) run on the main thread, saving two thread hand-offs: auto = unless the main thread is saturated while a core idles, idle = only while no other query is in flight, always = whenever one is cheap, off = every query on a worker',
   },
+  {
+    name: 'direct-queries',
+    type: 'string',
+    value: 'on|off',
+    default: 'on',
+    description: 'plain query requests answered before Fastify routing (same answers); off = every request through Fastify',
+  },
   ...MEMORY_OPTIONS,
   { name: 'no-get-update', type: 'boolean', description: 'refuse updates sent with GET' },
   { name: 'cors-origins', type: 'string', value: 'LIST', default: '*', description: "comma-separated allowed origins; 'none' switches CORS off" },
@@ -147,6 +154,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
       corsOrigins: cors === 'none' ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
       trustProxy: values['trust-proxy'] === true,
       requestLog: values['log'] === true,
+      directQueries: oneOf('direct-queries', stringOption(values, 'direct-queries')!.trim().toLowerCase(), ['on', 'off'] as const) === 'on',
     },
   };
 }
