@@ -12,6 +12,7 @@ import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { useLinearLiteralTokens } from './linear-literal-tokens.js';
+import { LazyLookaheadStrategy } from './lazy-lookahead.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
 import { rewriteTripleTermPatterns } from './triple-term-patterns.js';
@@ -40,7 +41,8 @@ export interface ParsedUpdate {
 
 useLinearKeywordTokens();
 useLinearLiteralTokens();
-const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
+// Each decision's lookahead is built when a query first reaches it: a one-shot command builds a few.
+const parser = new Parser({ lexerConfig: { positionTracking: 'full' }, parserConfig: { lookaheadStrategy: new LazyLookaheadStrategy() } });
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
 const QUERY_CACHE_SIZE = 512;
