@@ -5,7 +5,10 @@
 // (bench/cli-startup.ts). Modules loaded on demand (the RDF parsers, say) become chunks in
 // dist/src/cli/quiver-chunks/, loaded only when asked for. The serve, load and dump commands stay
 // the compiled modules beside it: they start worker threads from files found next to their own,
-// so they are not bundled. Run by `npm run build` and `npm run prepare`.
+// so they are not bundled. The query and update commands are bundled a second time, alone, as
+// CommonJS (dist/src/cli/quiver-run.cjs): the bin runs them from that file through V8's code cache
+// (src/cli/code-cache.ts), which Node 20 offers for scripts only. Run by `npm run build` and
+// `npm run prepare`.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,4 +39,14 @@ await build({
     },
   ],
 });
-console.log('bundled the quiver command into dist/src/cli/quiver.js');
+await build({
+  entryPoints: [join(cli, 'run-commands.js')],
+  outfile: join(cli, 'quiver-run.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['lmdb'],
+  logLevel: 'warning',
+});
+console.log('bundled the quiver command into dist/src/cli/quiver.js (query and update: quiver-run.cjs)');

@@ -1,0 +1,124 @@
+/**
+ * Loads a CommonJS bundle through V8's code cache: the bytecode V8 compiled for it in an earlier
+ * run, kept in a file, instead of compiling it again. Compiling the bundle of `quiver query` (over a
+ * megabyte of JavaScript) is a good part of what a one-shot command costs (bench/cli-startup.ts);
+ * Node 22 offers this for every module (`module.enableCompileCache()`), Node 20 only through
+ * `vm.Script`, hence a CommonJS bundle (scripts/build-cli.mjs).
+ *
+ * The cache is written after the first run's work, so that it holds the functions that run
+ * compiled too, not only the top level. The file is named by the build of the bundle and Node's
+ * version, so another build never reads it, and V8 itself rejects a cache made by another V8 or
+ * with other flags: a rejected or missing cache costs one ordinary compile and is written again. The cache is bytecode this process
+ * will run, so it is only read from a directory that belongs to the user and that no one else may
+ * write to; anything else (an unwritable directory, another user's) just goes without the cache.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+export interface CachedModule<T> {
+  exports: T;
+  /** Whether V8 took the cached bytecode (false on a first run, or when the cache was rejected). */
+  cacheUsed: boolean;
+  /** Writes the code cache, once the work worth caching has run; nothing when it was used. */
+  saveCache(): void;
+}
+
+/**
+ * Where `quiver` keeps its code caches: QUIVER_CODE_CACHE names a directory, or is `off` (or empty)
+ * for none; by default a directory per user in the temporary directory, where Node 22 keeps its own.
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const configured = env['QUIVER_CODE_CACHE'];
+  if (configured === undefined) return join(tmpdir(), `quiver-code-cache-${process.getuid?.() ?? userInfo().username}`);
+  return configured === '' || configured === 'off' ? undefined : configured;
+}
+
+/**
+ * Runs the CommonJS file as `require` would and answers its exports. `cacheDir` undefined: no cache.
+ * The file's own `require` resolves from where it lies, as for any module.
+ */
+export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
+  const source = readFileSync(file, 'utf8');
+  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(file));
+  const cachedData = cacheFile === undefined ? undefined : readCache(cacheDir!, cacheFile);
+  // The wrapper CommonJS puts around every module, so that the bundle sees its usual variables.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  const module = { exports: {} as T };
+  const wrapper = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
+  wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    exports: module.exports,
+    cacheUsed,
+    saveCache() {
+      if (cacheUsed || cacheFile === undefined) return;
+      writeCache(cacheDir!, cacheFile, script.createCachedData());
+    },
+  };
+}
+
+const HASH_LENGTH = 24;
+/** `.<hash>.cache` */
+const HASHED_SUFFIX_LENGTH = HASH_LENGTH + '..cache'.length;
+
+/**
+ * The bundle's name, then a hash of which build of it this is (its size and time) and of the Node
+ * that compiles it: hashing the text itself would cost more than a few milliseconds per run.
+ */
+function cacheFileName(file: string): string {
+  const { size, mtimeMs } = statSync(file);
+  const hash = createHash('sha256').update(`${size} ${mtimeMs} ${process.version} ${process.arch}`).digest('hex').slice(0, HASH_LENGTH);
+  return `${basename(file)}.${hash}.cache`;
+}
+
+function readCache(dir: string, file: string): Buffer | undefined {
+  if (!isPrivateDirectory(dir)) return undefined;
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written to a temporary name and renamed, so that a command started meanwhile reads all or none. */
+function writeCache(dir: string, file: string, data: Buffer): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!isPrivateDirectory(dir)) return;
+    removeStaleCaches(dir, basename(file));
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, data, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // A cache is an optimization: without one the next run compiles, as this one did.
+  }
+}
+
+/** The caches of earlier builds of the same bundle (each build or Node version makes its own). */
+function removeStaleCaches(dir: string, current: string): void {
+  const sameBundle = current.slice(0, current.length - HASHED_SUFFIX_LENGTH);
+  for (const name of readdirSync(dir)) {
+    if (name !== current && name.startsWith(sameBundle) && name.length === current.length && name.endsWith('.cache')) {
+      rmSync(join(dir, name), { force: true });
+    }
+  }
+}
+
+/** A real directory (not a link), this user's, that neither group nor others may write to. */
+function isPrivateDirectory(dir: string): boolean {
+  try {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    if (process.getuid !== undefined && stat.uid !== process.getuid()) return false;
+    return (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
