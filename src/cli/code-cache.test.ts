@@ -79,6 +79,11 @@ describe('requireWithCodeCache', () => {
     assert.deepEqual(readdirSync(cache), []);
   });
 
+  it('reads a bundle as UTF-8 when it is not ASCII', () => {
+    writeFileSync(bundle, 'exports.answer = () => "—é".length;\nexports.dependency = "—é";');
+    assert.deepEqual(runInNewProcess(bundle, cache), { cacheUsed: false, answer: 2, dependency: '—é' });
+  });
+
   it('runs without a cache when given no directory', () => {
     const loaded = requireWithCodeCache<Bundle>(bundle, undefined);
     loaded.saveCache();

@@ -12,6 +12,7 @@
  * will run, so it is only read from a directory that belongs to the user and that no one else may
  * write to; anything else (an unwritable directory, another user's) just goes without the cache.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,7 +43,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
  * The file's own `require` resolves from where it lies, as for any module.
  */
 export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
-  const source = readFileSync(file, 'utf8');
+  const source = sourceText(readFileSync(file));
   const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(file));
   const cachedData = cacheFile === undefined ? undefined : readCache(cacheDir!, cacheFile);
   // The wrapper CommonJS puts around every module, so that the bundle sees its usual variables.
@@ -62,6 +63,11 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string | undefin
       writeCache(cacheDir!, cacheFile, script.createCachedData());
     },
   };
+}
+
+/** ASCII (as esbuild writes) read as Latin-1: the same text, without a UTF-8 decoder's checks. */
+function sourceText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 const HASH_LENGTH = 24;
