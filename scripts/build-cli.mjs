@@ -47,6 +47,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   external: ['lmdb'],
+  // What it loads on demand (Node's HTTP client) as require() in a promise: vm.Script, which runs
+  // it (src/cli/code-cache.ts), has no import() in Node 20 without an experimental flag.
+  supported: { 'dynamic-import': false },
   // Read whole at each run: without comments and blanks it is a third smaller and ASCII only (a
   // comment's "—" would make V8 hold all of it as two-byte text). Names stay, for stack traces.
   minifyWhitespace: true,

@@ -20,6 +20,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
+
 export interface CachedModule<T> {
   exports: T;
   /** Whether V8 took the cached bytecode (false on a first run, or when the cache was rejected). */
@@ -40,7 +41,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Runs the CommonJS file as `require` would and answers its exports. `cacheDir` undefined: no cache.
- * The file's own `require` resolves from where it lies, as for any module.
+ * The file's own `require` resolves from where it lies, as for any module. It must not use import():
+ * a script's dynamic imports need an experimental loader in Node 20, and none with a code cache.
  */
 export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
   const source = sourceText(readFileSync(file));

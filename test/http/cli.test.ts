@@ -163,6 +163,11 @@ describe('the bundled quiver bin', { skip: !existsSync(BIN) && 'run scripts/buil
         run(process.execPath, [BIN, 'query', '--store', store, 'SELECT * {'], { env }),
         (error: any) => error.code === 1 && /quiver query: SyntaxError: .*line 1/.test(error.stderr),
       );
+      // SERVICE loads Node's HTTP client on demand, from the bundle; the fetch policy then refuses loopback.
+      await assert.rejects(
+        run(process.execPath, [BIN, 'query', '--store', store, 'SELECT * { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }'], { env }),
+        (error: any) => error.code === 1 && /refused: 127\.0\.0\.1 is/.test(error.stderr),
+      );
     } finally {
       await rm(store, { recursive: true, force: true });
       await rm(cache, { recursive: true, force: true });
