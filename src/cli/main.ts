@@ -35,7 +35,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
  * `query` and `update` as the bundled bin (quiver.js) runs them: from their CommonJS bundle beside
  * it (scripts/build-cli.mjs), through V8's code cache, so that a one-shot command does not compile
  * a megabyte of JavaScript each time (code-cache.ts). Run otherwise (dist/src/cli/main.js, or no
- * bundle built), they are the modules themselves. The cache is written after a run that succeeded.
+ * bundle built), they are the modules themselves.
  */
 async function runCommand(name: 'queryCommand' | 'updateCommand'): Promise<Command> {
   const bundle = fileURLToPath(new URL('./quiver-run.cjs', import.meta.url));
@@ -44,7 +44,9 @@ async function runCommand(name: 'queryCommand' | 'updateCommand'): Promise<Comma
   const loaded = requireWithCodeCache<typeof import('./run-commands.js')>(bundle, codeCacheDir(process.env));
   return async (args, env) => {
     const code = await loaded.exports[name](args, env);
-    if (code === 0) loaded.saveCache();
+    // Only a run that did the work leaves the cache: one written by --help would hold little else
+    // than the top level, and later runs, taking it, would not write a better one.
+    if (code === 0 && !args.includes('--help')) loaded.saveCache();
     return code;
   };
 }

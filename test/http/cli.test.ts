@@ -151,6 +151,8 @@ describe('the bundled quiver bin', { skip: !existsSync(BIN) && 'run scripts/buil
     const cache = await mkdtemp(join(tmpdir(), 'quiver-cli-cache-'));
     const env = { ...process.env, QUIVER_CODE_CACHE: cache };
     try {
+      await run(process.execPath, [BIN, 'query', '--help'], { env });
+      assert.deepEqual(await readdir(cache), [], '--help leaves no cache');
       await run(process.execPath, [BIN, 'update', '--store', store, 'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 }'], { env });
       const cached = await readdir(cache);
       assert.equal(cached.length, 1, 'the update left the cache');
