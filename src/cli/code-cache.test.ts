@@ -64,6 +64,19 @@ describe('requireWithCodeCache', () => {
     assert.notEqual(files[0], old);
   });
 
+  it('keeps the caches of two installs of the same bundle, each its own', () => {
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'dependency.cjs'), 'module.exports = "other";');
+    const otherBundle = join(other, 'bundle.cjs');
+    writeFileSync(otherBundle, 'exports.answer = () => 7;\nexports.dependency = require("./dependency.cjs");');
+    runInNewProcess(bundle, cache);
+    runInNewProcess(otherBundle, cache);
+    assert.equal(readdirSync(cache).length, 2);
+    assert.deepEqual(runInNewProcess(bundle, cache), { cacheUsed: true, answer: 42, dependency: 'beside' });
+    assert.deepEqual(runInNewProcess(otherBundle, cache), { cacheUsed: true, answer: 7, dependency: 'other' });
+  });
+
   it('compiles as usual when the cache is damaged, and replaces it', () => {
     runInNewProcess(bundle, cache);
     const [file] = readdirSync(cache);

@@ -6,11 +6,12 @@
  * `vm.Script`, hence a CommonJS bundle (scripts/build-cli.mjs).
  *
  * The cache is written after the first run's work, so that it holds the functions that run
- * compiled too, not only the top level. The file is named by the build of the bundle and Node's
- * version, so another build never reads it, and V8 itself rejects a cache made by another V8 or
- * with other flags: a rejected or missing cache costs one ordinary compile and is written again. The cache is bytecode this process
- * will run, so it is only read from a directory that belongs to the user and that no one else may
- * write to; anything else (an unwritable directory, another user's) just goes without the cache.
+ * compiled too, not only the top level. The file is named by the bundle's place and build and by
+ * Node's version, so another build never reads it, and V8 itself rejects a cache made by another V8
+ * or with other flags: a rejected or missing cache costs one ordinary compile and is written again.
+ * The cache is bytecode this process will run, so it is only read from a directory that belongs to
+ * the user and that no one else may write to; anything else (an unwritable directory, another
+ * user's, any on Windows, where modes show everyone may write) just goes without the cache.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -19,7 +20,6 @@ import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-
 
 export interface CachedModule<T> {
   exports: T;
@@ -46,7 +46,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
  */
 export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
   const source = sourceText(readFileSync(file));
-  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(file));
+  const name = cacheDir === undefined ? undefined : cacheName(file);
+  const cacheFile = name === undefined ? undefined : join(cacheDir!, name.file);
   const cachedData = cacheFile === undefined ? undefined : readCache(cacheDir!, cacheFile);
   // The wrapper CommonJS puts around every module, so that the bundle sees its usual variables.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -62,7 +63,7 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string | undefin
     cacheUsed,
     saveCache() {
       if (cacheUsed || cacheFile === undefined) return;
-      writeCache(cacheDir!, cacheFile, script.createCachedData());
+      writeCache(cacheDir!, name!, script.createCachedData());
     },
   };
 }
@@ -72,18 +73,25 @@ function sourceText(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
-const HASH_LENGTH = 24;
-/** `.<hash>.cache` */
-const HASHED_SUFFIX_LENGTH = HASH_LENGTH + '..cache'.length;
-
 /**
- * The bundle's name, then a hash of which build of it this is (its size and time) and of the Node
- * that compiles it: hashing the text itself would cost more than a few milliseconds per run.
+ * `<bundle name>.<where it lies>.<which build>.cache`: the place is hashed from the bundle's path,
+ * so that two installs do not take each other's caches for stale ones; the build from its size and
+ * time and the Node that compiles it (hashing the text itself would cost milliseconds per run).
  */
-function cacheFileName(file: string): string {
+interface CacheName {
+  /** The name up to the build: what every build of the same bundle shares. */
+  bundle: string;
+  file: string;
+}
+
+function cacheName(file: string): CacheName {
   const { size, mtimeMs } = statSync(file);
-  const hash = createHash('sha256').update(`${size} ${mtimeMs} ${process.version} ${process.arch}`).digest('hex').slice(0, HASH_LENGTH);
-  return `${basename(file)}.${hash}.cache`;
+  const bundle = `${basename(file)}.${hashOf(file, 12)}.`;
+  return { bundle, file: `${bundle}${hashOf(`${size} ${mtimeMs} ${process.version} ${process.arch}`, 24)}.cache` };
+}
+
+function hashOf(text: string, length: number): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length);
 }
 
 function readCache(dir: string, file: string): Buffer | undefined {
@@ -96,11 +104,12 @@ function readCache(dir: string, file: string): Buffer | undefined {
 }
 
 /** Written to a temporary name and renamed, so that a command started meanwhile reads all or none. */
-function writeCache(dir: string, file: string, data: Buffer): void {
+function writeCache(dir: string, name: CacheName, data: Buffer): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateDirectory(dir)) return;
-    removeStaleCaches(dir, basename(file));
+    removeStaleCaches(dir, name);
+    const file = join(dir, name.file);
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, file);
@@ -110,12 +119,9 @@ function writeCache(dir: string, file: string, data: Buffer): void {
 }
 
 /** The caches of earlier builds of the same bundle (each build or Node version makes its own). */
-function removeStaleCaches(dir: string, current: string): void {
-  const sameBundle = current.slice(0, current.length - HASHED_SUFFIX_LENGTH);
+function removeStaleCaches(dir: string, current: CacheName): void {
   for (const name of readdirSync(dir)) {
-    if (name !== current && name.startsWith(sameBundle) && name.length === current.length && name.endsWith('.cache')) {
-      rmSync(join(dir, name), { force: true });
-    }
+    if (name !== current.file && name.startsWith(current.bundle) && name.endsWith('.cache')) rmSync(join(dir, name), { force: true });
   }
 }
 
