@@ -39,20 +39,42 @@ export class SolutionTable {
       byParams = new Map();
       ctx.memo.set(owner, byParams);
     }
-    const paramKey = params.map((s) => data[offset + s]).join(',');
+    const paramKey = SolutionTable.paramKey(params, data, offset);
     let table = byParams.get(paramKey);
     if (!table) {
-      const seed = new Batch(ctx.width, 1);
-      seed.length = 1;
-      for (const s of params) seed.data[s] = data[offset + s];
-      const rows = new RowBuffer(ctx.width);
-      for (const batch of op.execute([seed], ctx)) rows.pushBatch(batch, ctx);
-      // The rows reserved their own memory; the hash index on them costs about as much again.
-      if (keySlots.length > 0) ctx.reserve(rows.length * INDEX_ENTRY_BYTES);
-      table = new SolutionTable(rows, keySlots);
+      table = SolutionTable.build(op, params, keySlots, data, offset, ctx, Infinity)!;
       byParams.set(paramKey, table);
     }
     return table;
+  }
+
+  /**
+   * The table of `op` for the parameter values of one incoming solution, not cached; undefined
+   * (and its memory given back) when `op` has more than `maxRows` solutions.
+   */
+  static build(op: Operator, params: readonly number[], keySlots: number[], data: Float64Array, offset: number, ctx: ExecContext, maxRows: number): SolutionTable | undefined {
+    const seed = new Batch(ctx.width, 1);
+    seed.length = 1;
+    for (const s of params) seed.data[s] = data[offset + s];
+    const rows = new RowBuffer(ctx.width);
+    // The buffer reserves memory as it grows beyond its first allocation.
+    const unreserved = rows.data.length;
+    for (const batch of op.execute([seed], ctx)) {
+      rows.pushBatch(batch, ctx);
+      if (rows.length > maxRows) {
+        // Leaving the loop closes op's iterators.
+        ctx.release((rows.data.length - unreserved) * 8);
+        return undefined;
+      }
+    }
+    // The rows reserved their own memory; the hash index on them costs about as much again.
+    if (keySlots.length > 0) ctx.reserve(rows.length * INDEX_ENTRY_BYTES);
+    return new SolutionTable(rows, keySlots);
+  }
+
+  /** The parameter values of an incoming solution, as a key of the tables made for them. */
+  static paramKey(params: readonly number[], data: Float64Array, offset: number): string {
+    return params.map((s) => data[offset + s]).join(',');
   }
 
   /**
