@@ -49,12 +49,10 @@ export class Minus extends Operator {
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
         const table = SolutionTable.for(this, this.right, this.params, this.keySlots, batch.data, offset, ctx);
-        const candidates = table.candidates(batch.data, offset);
-        const n = candidates ? candidates.length : table.rows.length;
+        const keyed = table.keyed(batch.data, offset);
         let removed = false;
-        for (let i = 0; i < n && !removed; i++) {
-          const c = (candidates ? candidates[i] : i) * width;
-          removed = this.excludes(batch.data, offset, table.rows.data, c);
+        for (let i = table.first(batch.data, offset, keyed); i >= 0 && !removed; i = table.after(i, keyed)) {
+          removed = this.excludes(batch.data, offset, table.rows.data, i * width);
         }
         if (!removed) out.target().appendCopy(batch, r);
       }
