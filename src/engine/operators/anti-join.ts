@@ -95,7 +95,8 @@ abstract class ExistenceJoin extends Operator {
     this.maybe = left.maybe;
     this.certain = left.certain;
     this.compareSlots = [...right.maybe].filter((s) => !params.includes(s));
-    this.estimate = left.estimate;
+    // As a filter's: half the solutions (what P matches is not estimated).
+    this.estimate = left.estimate / 2;
   }
 
   describe(slotNames: readonly string[]): string {
@@ -151,7 +152,8 @@ abstract class ExistenceJoin extends Operator {
 
   /** Whether the batch is to be looked up: the tables its parameter values need are built (within budget). */
   private tablesFor(batch: Batch, state: JoinState, ctx: ExecContext): boolean {
-    if (!state.hashing && state.seen < state.nextAttempt) return false;
+    // A batch that reaches the mark is tried whole: its solutions are already there to count.
+    if (!state.hashing && state.seen + batch.length < state.nextAttempt) return false;
     const width = ctx.width;
     const tuning = existenceJoinTuning;
     const budget = Math.max(tuning.buildFloor, tuning.budgetScale * this.probe.costInTableRows * Math.max(state.seen, batch.length, 1));

@@ -57,6 +57,26 @@ export function independentOfSolution(
   return true;
 }
 
+/**
+ * The variables named in the patterns of an expression's EXISTS: substitution reads them from the
+ * solution, so they count as read by the expression (a group whose FILTER reads a variable it does
+ * not bind is evaluated on its own, not with the bindings of the patterns before it).
+ */
+export function existenceVariables(expression: Algebra.Expression, names = new Set<string>()): Set<string> {
+  switch (expression.subType) {
+    case 'existence':
+      return variableNames((expression as Algebra.ExistenceExpression).input, names);
+    case 'operator':
+      for (const a of (expression as Algebra.OperatorExpression).args) existenceVariables(a as Algebra.Expression, names);
+      return names;
+    case 'named':
+      for (const a of (expression as Algebra.NamedExpression).args) existenceVariables(a, names);
+      return names;
+    default:
+      return names;
+  }
+}
+
 /** Every variable named anywhere in the algebra: patterns, expressions, nested EXISTS, VALUES, GRAPH. */
 export function variableNames(node: unknown, names = new Set<string>()): Set<string> {
   if (!node || typeof node !== 'object') return names;

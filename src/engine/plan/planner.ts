@@ -20,7 +20,7 @@ import { Values } from '../operators/values.js';
 import { Union } from '../operators/union.js';
 import { LeftJoin } from '../operators/left-join.js';
 import { AntiJoin, SemiJoin, existsProbe, optionalProbe } from '../operators/anti-join.js';
-import { existenceOf, independentOfSolution, unboundTestOf, type LeftJoinUnderUnboundTest } from './existence-joins.js';
+import { existenceOf, existenceVariables, independentOfSolution, unboundTestOf, type LeftJoinUnderUnboundTest } from './existence-joins.js';
 import { Minus } from '../operators/minus.js';
 import { GraphEnumerate, GraphGuard } from '../operators/graph-enumerate.js';
 import { Group, type AggregateSpec, type AggregatorName } from '../operators/group.js';
@@ -533,7 +533,9 @@ export class Planner {
         return this.compileChild(pattern, { ...env, inputVars: all, atRoot: false, substitute: true }).op;
       },
     };
-    return compileExpression(expr, scope);
+    const compiled = compileExpression(expr, scope);
+    for (const name of existenceVariables(expr)) if (env.scope.has(name)) compiled.slots.add(env.scope.slot(name));
+    return compiled;
   }
 }
 
