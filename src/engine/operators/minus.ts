@@ -5,7 +5,7 @@
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { SolutionTable } from '../solution-table.js';
-import { Operator, intersection } from './operator.js';
+import { Operator, intersection, slotList } from './operator.js';
 
 export class Minus extends Operator {
   readonly maybe: ReadonlySet<number>;
@@ -28,8 +28,9 @@ export class Minus extends Operator {
     this.estimate = left.estimate;
   }
 
-  describe(): string {
-    return 'drops the left solutions compatible with a right one';
+  describe(slotNames: readonly string[]): string {
+    const keys = this.keySlots.length ? `, hashed on ${slotList(this.keySlots, slotNames)}` : '';
+    return `drops the left solutions compatible with a right one${keys}`;
   }
 
   override children(): Operator[] {
