@@ -63,32 +63,30 @@ export class SolutionTable {
     const paramKey = SolutionTable.paramKey(params, data, offset);
     let table = byParams.get(paramKey);
     if (!table) {
-      table = SolutionTable.build(op, params, keySlots, data, offset, ctx, Infinity)!;
+      table = SolutionTable.build(op, params, keySlots, data, offset, ctx);
       byParams.set(paramKey, table);
     }
     return table;
   }
 
-  /**
-   * The table of `op` for the parameter values of one incoming solution, not cached; undefined
-   * (and its memory given back) when `op` has more than `maxRows` solutions.
-   */
-  static build(op: Operator, params: readonly number[], keySlots: number[], data: Float64Array, offset: number, ctx: ExecContext, maxRows: number): SolutionTable | undefined {
+  /** The table of `op` for the parameter values of one incoming solution, not cached. */
+  static build(op: Operator, params: readonly number[], keySlots: number[], data: Float64Array, offset: number, ctx: ExecContext): SolutionTable {
+    const rows = new RowBuffer(ctx.width);
+    for (const batch of op.execute([SolutionTable.seed(params, data, offset, ctx)], ctx)) rows.pushBatch(batch, ctx);
+    return SolutionTable.of(rows, keySlots, ctx);
+  }
+
+  /** The solution `op` is evaluated on: the parameter values of an incoming one. */
+  static seed(params: readonly number[], data: Float64Array, offset: number, ctx: ExecContext): Batch {
     const seed = new Batch(ctx.width, 1);
     seed.length = 1;
     for (const s of params) seed.data[s] = data[offset + s];
-    const rows = new RowBuffer(ctx.width);
-    // The buffer reserves memory as it grows beyond its first allocation.
-    const unreserved = rows.data.length;
-    for (const batch of op.execute([seed], ctx)) {
-      rows.pushBatch(batch, ctx);
-      if (rows.length > maxRows) {
-        // Leaving the loop closes op's iterators.
-        ctx.release((rows.data.length - unreserved) * 8);
-        return undefined;
-      }
-    }
-    // The rows reserved their own memory; the hash index on them costs about as much again.
+    return seed;
+  }
+
+  /** A table of rows already materialized (they reserved their own memory as they grew). */
+  static of(rows: RowBuffer, keySlots: number[], ctx: ExecContext): SolutionTable {
+    // The hash index on the rows costs about as much again.
     if (keySlots.length > 0) ctx.reserve(rows.length * INDEX_ENTRY_BYTES);
     return new SolutionTable(rows, keySlots);
   }

@@ -183,6 +183,17 @@ describe('anti-joins and semi-joins', () => {
     assert.equal(join.actualRows, ITEMS / 2 + 67);
   });
 
+  it('builds the table on from batch to batch, reading each row of P once', async () => {
+    // 134 tagged items, then 400, against a table of 200 reviews read within an allowance of one
+    // row per solution seen: not finished during the first batch, finished during the second.
+    const query = PREFIX + 'SELECT ?i { { ?i :tag ?t } UNION { ?i a :Item } FILTER NOT EXISTS { ?r :about ?i } }';
+    const explanation = await withTuning({ probeFirst: 0, buildFloor: 0, budgetScale: 0.5 }, () => explainQuery(store, query));
+    const join = named(explanation.plan, 'AntiJoin')[0];
+    assert.match(join.details, /: 400 solutions looked up in 200 rows, 134 probed$/);
+    // P's own plan produced each of its rows once.
+    assert.equal(named(explanation.plan, 'PatternScan').find((n) => n.details.includes('about') && n.actualRows > 0)!.actualRows, ITEMS / 2);
+  });
+
   it('keeps probing where the table would be too large for the solutions', async () => {
     // Four items against every triple of the store: a table is never worth it.
     const query = PREFIX + 'SELECT ?i { VALUES ?i { :i1 :i2 :i3 :i4 } FILTER NOT EXISTS { ?i ?p ?o } }';

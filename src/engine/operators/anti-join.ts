@@ -12,16 +12,18 @@
  *
  * Which way runs is decided while running, not from the planner's estimates: a prepared plan
  * (plan/prepared-plans.ts) serves every query of a template, whatever the sizes its constants
- * give. The first solutions are probed; once `probeFirst` have been, P is materialized within a
- * budget of rows proportional to the solutions seen so far (times what one probe costs, in rows of
- * a table). A build over budget is dropped and tried again when the solutions seen have doubled,
- * so the rows read in vain stay within a constant times the probes they could have replaced. The decision is kept for the whole evaluation (an
+ * give, and an estimate of P can be off by an order of magnitude. Solutions are probed while P's
+ * table is built alongside, a few rows per solution probed (what a probe costs, in rows of a
+ * table); once the table is complete, the remaining solutions are looked up. A build is never
+ * dropped, so the work is at most the probes plus as much again, and a large P with few
+ * solutions is never read whole. The choice and the tables last for the whole evaluation (an
  * operator inside OPTIONAL or EXISTS runs once per batch or solution of its own input).
  */
 import { type Batch, BatchWriter, compatible, mergeInto, pooledCapacity } from '../batch.js';
 import type { ExecContext } from '../context.js';
 import { type CompiledExpression, passes } from '../expression/compile-expression.js';
 import { SolutionTable } from '../solution-table.js';
+import { RowBuffer } from '../row-buffer.js';
 import { Operator, slotList } from './operator.js';
 
 /** The per-solution way: tells which rows of a batch have a compatible solution of P. */
@@ -38,8 +40,8 @@ export interface MatchProbe {
 }
 
 /**
- * When the hash way is tried (see the header). QUIVER_EXISTENCE_JOINS=hash or =probe forces one
- * way for every solution (to run a test suite both ways); tests may set the figures themselves.
+ * When the table is built (see the header). QUIVER_EXISTENCE_JOINS=hash or =probe forces one way
+ * for every solution (to run a test suite both ways); tests may set the figures themselves.
  */
 export const existenceJoinTuning = tuningFor(process.env.QUIVER_EXISTENCE_JOINS);
 
@@ -47,25 +49,36 @@ function tuningFor(forced: string | undefined) {
   if (forced === 'hash') return { probeFirst: 0, budgetScale: Infinity, buildFloor: Infinity };
   if (forced === 'probe') return { probeFirst: Infinity, budgetScale: 0, buildFloor: 0 };
   return {
-    /** Solutions probed before a table is first tried. */
+    /** Solutions probed before the table is started. */
     probeFirst: 256,
-    /** Scales the budget: table rows per solution seen, times the probe's cost in table rows. */
+    /** Scales the rows read per solution: what a probe costs in table rows, times this. */
     budgetScale: 1,
-    /** A table of this many rows is always worth trying once the first solutions are probed. */
+    /** Rows the table may read at once when it is started. */
     buildFloor: 1024,
   };
 }
 
-/** One evaluation's choice and tables (kept in ctx.memo: an operator runs many times in one). */
-interface JoinState {
-  seen: number;
-  nextAttempt: number;
-  hashing: boolean;
-  tables: Map<string, SolutionTable>;
+/** A table being built: P's solutions read so far, and the rest to come. */
+interface TableBuild {
+  rows: RowBuffer;
+  rest: Iterator<Batch>;
+}
+
+/** What an evaluation did, for explain (counts only: a kept plan must not hold its last tables). */
+interface RunReport {
   probed: number;
   hashed: number;
+  /** Rows of complete tables, and rows read into tables so far. */
   tableRows: number;
-  droppedBuilds: number;
+  read: number;
+}
+
+/** One evaluation's tables (kept in ctx.memo: an operator runs many times in one). */
+interface JoinState {
+  seen: number;
+  tables: Map<string, SolutionTable>;
+  builds: Map<string, TableBuild>;
+  report: RunReport;
 }
 
 abstract class ExistenceJoin extends Operator {
@@ -74,7 +87,7 @@ abstract class ExistenceJoin extends Operator {
   /** The slots compared between a left solution and a row of P: all of P's but the parameters. */
   private readonly compareSlots: number[];
   /** What the last evaluation did, for explain. */
-  private lastRun?: JoinState;
+  private lastRun?: RunReport;
 
   constructor(
     readonly left: Operator,
@@ -103,8 +116,8 @@ abstract class ExistenceJoin extends Operator {
     const keys = this.keySlots.length ? `hash on ${slotList(this.keySlots, slotNames)}` : 'hash without a key';
     const run = this.lastRun;
     if (!run) return `${keys}, or a probe per solution`;
-    const dropped = run.droppedBuilds ? `, ${run.droppedBuilds} table(s) over budget dropped` : '';
-    return `${keys}: ${run.hashed} solutions looked up in ${run.tableRows} rows, ${run.probed} probed${dropped}`;
+    const unfinished = run.read > run.tableRows ? ` (${run.read - run.tableRows} rows read of an unfinished table)` : '';
+    return `${keys}: ${run.hashed} solutions looked up in ${run.tableRows} rows, ${run.probed} probed${unfinished}`;
   }
 
   override children(): Operator[] {
@@ -114,17 +127,18 @@ abstract class ExistenceJoin extends Operator {
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const state = this.stateOf(ctx);
     const out = new BatchWriter(ctx.width);
+    const keep = this.keepMatched ? 1 : 0;
     for (const batch of this.left.execute(input, ctx)) {
+      if (batch.length === 0) continue;
       const matched = new Uint8Array(batch.length);
       if (this.tablesFor(batch, state, ctx)) {
         this.lookUp(batch, matched, state, ctx);
-        state.hashed += batch.length;
+        state.report.hashed += batch.length;
       } else {
         this.probe.run(batch, matched, ctx);
-        state.probed += batch.length;
+        state.report.probed += batch.length;
       }
       state.seen += batch.length;
-      const keep = this.keepMatched ? 1 : 0;
       for (let r = 0; r < batch.length; r++) if (matched[r] === keep) out.target().appendCopy(batch, r);
       if (out.pending) {
         ctx.checkpoint();
@@ -142,43 +156,59 @@ abstract class ExistenceJoin extends Operator {
     }
     let state = byOperator.get('');
     if (!state) {
-      const first = existenceJoinTuning.probeFirst;
-      state = { seen: 0, nextAttempt: first, hashing: false, tables: new Map(), probed: 0, hashed: 0, tableRows: 0, droppedBuilds: 0 };
+      state = { seen: 0, tables: new Map(), builds: new Map(), report: { probed: 0, hashed: 0, tableRows: 0, read: 0 } };
       byOperator.set('', state);
-      this.lastRun = state;
+      this.lastRun = state.report;
     }
     return state;
   }
 
-  /** Whether the batch is to be looked up: the tables its parameter values need are built (within budget). */
+  /**
+   * Whether the batch is to be looked up: the tables its parameter values need are complete. Builds
+   * them on, within the rows the solutions seen so far (this batch's included) allow.
+   */
   private tablesFor(batch: Batch, state: JoinState, ctx: ExecContext): boolean {
-    // A batch that reaches the mark is tried whole: its solutions are already there to count.
-    if (!state.hashing && state.seen + batch.length < state.nextAttempt) return false;
-    const width = ctx.width;
     const tuning = existenceJoinTuning;
-    const budget = Math.max(tuning.buildFloor, tuning.budgetScale * this.probe.costInTableRows * Math.max(state.seen, batch.length, 1));
-    // The planner's estimate of P saves a build it expects to go over budget: the rows read in vain
-    // would be as many again. A wrong estimate only keeps the probes.
-    if (!state.hashing && this.right.estimate > 2 * budget) {
-      state.nextAttempt = Math.max(1, state.seen) * 2;
-      return false;
-    }
+    const seen = state.seen + batch.length;
+    if (seen < tuning.probeFirst) return false;
+    const allowed = tuning.buildFloor + tuning.budgetScale * this.probe.costInTableRows * seen;
+    let complete = true;
     for (let r = 0; r < batch.length; r++) {
-      const offset = r * width;
+      const offset = r * ctx.width;
       const key = SolutionTable.paramKey(this.params, batch.data, offset);
       if (state.tables.has(key)) continue;
-      const table = SolutionTable.build(this.right, this.params, this.keySlots, batch.data, offset, ctx, budget);
-      if (!table) {
-        state.hashing = false;
-        state.droppedBuilds++;
-        state.nextAttempt = Math.max(1, state.seen) * 2;
-        return false;
+      let build = state.builds.get(key);
+      if (!build) {
+        // One build at a time: two suspended evaluations of one operator tree must not interleave.
+        if (state.builds.size > 0) {
+          complete = false;
+          continue;
+        }
+        const seed = SolutionTable.seed(this.params, batch.data, offset, ctx);
+        build = { rows: new RowBuffer(ctx.width), rest: this.right.execute([seed], ctx)[Symbol.iterator]() };
+        state.builds.set(key, build);
       }
-      state.tables.set(key, table);
-      state.tableRows += table.rows.length;
+      if (!this.buildOn(build, state, allowed, ctx)) {
+        complete = false;
+        continue;
+      }
+      state.builds.delete(key);
+      state.tables.set(key, SolutionTable.of(build.rows, this.keySlots, ctx));
+      state.report.tableRows += build.rows.length;
     }
-    state.hashing = true;
-    return true;
+    return complete;
+  }
+
+  /** Reads P's solutions into the table while the allowance lasts; true once they are all read. */
+  private buildOn(build: TableBuild, state: JoinState, allowed: number, ctx: ExecContext): boolean {
+    const report = state.report;
+    while (report.read < allowed) {
+      const next = build.rest.next();
+      if (next.done) return true;
+      build.rows.pushBatch(next.value, ctx);
+      report.read += next.value.length;
+    }
+    return false;
   }
 
   private lookUp(batch: Batch, matched: Uint8Array, state: JoinState, ctx: ExecContext): void {
@@ -233,8 +263,10 @@ export class SemiJoin extends ExistenceJoin {
 export function existsProbe(exists: CompiledExpression): MatchProbe {
   return {
     plans: exists.subPlans,
-    // A pattern evaluated for one solution (a seed batch, the scans' set-up) costs ~2-5 µs.
-    costInTableRows: 4,
+    // A pattern evaluated for one solution (a seed batch, the scans' set-up) costs ~2-5 µs, a
+    // table row 0.3 µs and up (P's own joins); 2 keeps the rows read in vain low where P is large
+    // (a08 at 10,000 products: 100,000 reviews for 10,000 products, no table finished).
+    costInTableRows: 2,
     run(batch, matched, ctx) {
       const width = ctx.width;
       for (let r = 0; r < batch.length; r++) if (passes(exists.evaluate, batch.data, r * width, ctx)) matched[r] = 1;
