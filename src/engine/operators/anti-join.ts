@@ -180,7 +180,7 @@ abstract class ExistenceJoin extends Operator {
       let build = state.builds.get(key);
       if (!build) {
         // One build at a time: two suspended evaluations of one operator tree must not interleave.
-        if (state.builds.size > 0) {
+        if (state.builds.size > 0 || !this.worthStarting(seen)) {
           complete = false;
           continue;
         }
@@ -197,6 +197,18 @@ abstract class ExistenceJoin extends Operator {
       state.report.tableRows += build.rows.length;
     }
     return complete;
+  }
+
+  /**
+   * Whether a table may be started: not when the planner expects P to have more than twice the
+   * rows the left side's solutions (as many as it expects, or seen) would ever allow. The rows read
+   * into a table never finished would be lost; a wrong estimate only leaves the solutions probed
+   * as before, or reads the allowance in vain.
+   */
+  private worthStarting(seen: number): boolean {
+    const tuning = existenceJoinTuning;
+    const solutions = Math.max(seen, Number.isFinite(this.left.estimate) ? this.left.estimate : 0);
+    return !(this.right.estimate > 2 * (tuning.buildFloor + tuning.budgetScale * this.probe.costInTableRows * solutions));
   }
 
   /** Reads P's solutions into the table while the allowance lasts; true once they are all read. */
