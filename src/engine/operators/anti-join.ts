@@ -12,11 +12,11 @@
  *
  * Which way runs is decided while running, not from the planner's estimates: a prepared plan
  * (plan/prepared-plans.ts) serves every query of a template, whatever the sizes its constants
- * give, and an estimate of P can be off by an order of magnitude. Solutions are probed while P's
- * table is built alongside, a few rows per solution probed (what a probe costs, in rows of a
- * table); once the table is complete, the remaining solutions are looked up. A build is never
- * dropped, so the work is at most the probes plus as much again, and a large P with few
- * solutions is never read whole. The choice and the tables last for the whole evaluation (an
+ * give, and an estimate can be off by an order of magnitude. Solutions are probed while P's table
+ * is built alongside, a few rows per solution probed (what a probe costs, in rows of a table);
+ * once the table is complete, the remaining solutions are looked up. A build is started only when
+ * the planner's estimate of P fits the rows allowed so far, and is never dropped: the work is at
+ * most the probes plus as much again, and a large P with few solutions is never read whole. The choice and the tables last for the whole evaluation (an
  * operator inside OPTIONAL or EXISTS runs once per batch or solution of its own input).
  */
 import { type Batch, BatchWriter, compatible, mergeInto, pooledCapacity } from '../batch.js';
@@ -180,7 +180,7 @@ abstract class ExistenceJoin extends Operator {
       let build = state.builds.get(key);
       if (!build) {
         // One build at a time: two suspended evaluations of one operator tree must not interleave.
-        if (state.builds.size > 0 || !this.worthStarting(seen)) {
+        if (state.builds.size > 0 || !this.worthStarting(allowed)) {
           complete = false;
           continue;
         }
@@ -200,15 +200,13 @@ abstract class ExistenceJoin extends Operator {
   }
 
   /**
-   * Whether a table may be started: not when the planner expects P to have more than twice the
-   * rows the left side's solutions (as many as it expects, or seen) would ever allow. The rows read
-   * into a table never finished would be lost; a wrong estimate only leaves the solutions probed
-   * as before, or reads the allowance in vain.
+   * Whether a table may be started: when the planner expects P to fit in the rows allowed now.
+   * A table started on the hope of solutions to come may never be finished (its rows lost), and
+   * how many solutions are to come is not known (the left side's estimate was 20 times too low on
+   * a10). A wrong estimate of P only leaves the solutions probed, or reads the allowance in vain.
    */
-  private worthStarting(seen: number): boolean {
-    const tuning = existenceJoinTuning;
-    const solutions = Math.max(seen, Number.isFinite(this.left.estimate) ? this.left.estimate : 0);
-    return !(this.right.estimate > 2 * (tuning.buildFloor + tuning.budgetScale * this.probe.costInTableRows * solutions));
+  private worthStarting(allowed: number): boolean {
+    return !(this.right.estimate > allowed);
   }
 
   /** Reads P's solutions into the table while the allowance lasts; true once they are all read. */
