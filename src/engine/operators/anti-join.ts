@@ -20,7 +20,7 @@
  * operator inside OPTIONAL or EXISTS runs once per batch or solution of its own input).
  */
 import { type Batch, BatchWriter, compatible, mergeInto, pooledCapacity } from '../batch.js';
-import type { ExecContext } from '../context.js';
+import type { ExecContext } from '../exec-context.js';
 import { type CompiledExpression, passes } from '../expression/compile-expression.js';
 import { SolutionTable } from '../solution-table.js';
 import { RowBuffer } from '../row-buffer.js';
