@@ -5,7 +5,10 @@
 // (bench/cli-startup.ts). Modules loaded on demand (the RDF parsers, say) become chunks in
 // dist/src/cli/quiver-chunks/, loaded only when asked for. The serve, load and dump commands stay
 // the compiled modules beside it: they start worker threads from files found next to their own,
-// so they are not bundled. Run by `npm run build` and `npm run prepare`.
+// so they are not bundled. The query and update commands are bundled a second time, alone, as
+// CommonJS (dist/src/cli/quiver-run.cjs): the bin runs them from that file through V8's code cache
+// (src/cli/code-cache.ts), which Node 20 offers for scripts only. Run by `npm run build` and
+// `npm run prepare`.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,4 +39,21 @@ await build({
     },
   ],
 });
-console.log('bundled the quiver command into dist/src/cli/quiver.js');
+await build({
+  entryPoints: [join(cli, 'run-commands.js')],
+  outfile: join(cli, 'quiver-run.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['lmdb'],
+  // What it loads on demand (Node's HTTP client) as require() in a promise: vm.Script, which runs
+  // it (src/cli/code-cache.ts), has no import() in Node 20 without an experimental flag.
+  supported: { 'dynamic-import': false },
+  // Read whole at each run: without comments and blanks it is a third smaller and ASCII only (a
+  // comment's "—" would make V8 hold all of it as two-byte text). Names stay, for stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
+console.log('bundled the quiver command into dist/src/cli/quiver.js (query and update: quiver-run.cjs)');

@@ -3,7 +3,8 @@
  * The `quiver` command: a subcommand per job. Exit codes: 0 done, 1 the request failed, 2 the
  * command line was wrong.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { isQuiverError } from '../errors.js';
 
 const USAGE = `Usage: quiver <command> [options]
@@ -24,11 +25,31 @@ type Command = (args: string[], env: NodeJS.ProcessEnv) => Promise<number>;
 /** Each command's module is loaded only when it runs: `quiver query` need not load the HTTP server. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve-command.js')).serve,
-  query: async () => (await import('./run-commands.js')).queryCommand,
-  update: async () => (await import('./run-commands.js')).updateCommand,
+  query: async () => runCommand('queryCommand'),
+  update: async () => runCommand('updateCommand'),
   load: async () => (await import('./load-command.js')).loadCommand,
   dump: async () => (await import('./dump-command.js')).dumpCommand,
 };
+
+/**
+ * `query` and `update` as the bundled bin (quiver.js) runs them: from their CommonJS bundle beside
+ * it (scripts/build-cli.mjs), through V8's code cache, so that a one-shot command does not compile
+ * a megabyte of JavaScript each time (code-cache.ts). Run otherwise (dist/src/cli/main.js, or no
+ * bundle built), they are the modules themselves.
+ */
+async function runCommand(name: 'queryCommand' | 'updateCommand'): Promise<Command> {
+  const bundle = fileURLToPath(new URL('./quiver-run.cjs', import.meta.url));
+  if (!import.meta.url.endsWith('/quiver.js') || !existsSync(bundle)) return (await import('./run-commands.js'))[name];
+  const { requireWithCodeCache, codeCacheDir } = await import('./code-cache.js');
+  const loaded = requireWithCodeCache<typeof import('./run-commands.js')>(bundle, codeCacheDir(process.env));
+  return async (args, env) => {
+    const code = await loaded.exports[name](args, env);
+    // Only a run that did the work leaves the cache: one written by --help would hold little else
+    // than the top level, and later runs, taking it, would not write a better one.
+    if (code === 0 && !args.includes('--help')) loaded.saveCache();
+    return code;
+  };
+}
 
 function version(): string {
   const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -74,10 +74,19 @@ describe('explain', () => {
   });
 
   it('explains the plan of EXISTS inside a filter', async () => {
-    const explanation = await explainQuery(store, PREFIX + 'SELECT ?s { ?s :p ?o FILTER NOT EXISTS { ?s :q :x } }');
-    assert.equal(explanation.resultRows, 1);
+    // The pattern reads ?o, which it does not bind: it is evaluated per solution, under the filter.
+    const explanation = await explainQuery(store, PREFIX + 'SELECT ?s { ?s :p ?o FILTER NOT EXISTS { ?s :q :x FILTER(?o > 1) } }');
+    assert.equal(explanation.resultRows, 2);
     const filter = find(explanation.plan, 'Filter')!;
     assert.equal(filter.children.length, 2);
+  });
+
+  it('explains NOT EXISTS as an anti-join: the left side, the table plan and the probe plan', async () => {
+    const explanation = await explainQuery(store, PREFIX + 'SELECT ?s { ?s :p ?o FILTER NOT EXISTS { ?s :q :x } }');
+    assert.equal(explanation.resultRows, 1);
+    const join = find(explanation.plan, 'AntiJoin')!;
+    assert.equal(join.children.length, 3);
+    assert.equal(find(explanation.plan, 'Filter'), undefined);
   });
 
   it('rejects a syntax error as a query would', async () => {

@@ -1,4 +1,9 @@
-/** What formats/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What formats/ offers to the layers above it: the one table of formats (names, media types,
+ * extensions, labels, W3C IRIs: format-table.ts), the streaming serializers of SPARQL results and
+ * RDF, the RDF parsers, and the readers of SPARQL results documents. The export list is kept up to
+ * date by scripts/layer-imports.mjs; this paragraph is not.
+ */
 export { RESULT_PAGE_STYLE } from './html-page.js';
 export { loadN3IriChecks, type N3IriChecks, parseRdf } from './rdf-parser.js';
 export {

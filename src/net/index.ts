@@ -1,4 +1,9 @@
-/** What net/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What net/ offers to the layers above it: fetching what a request makes the server fetch (LOAD
+ * documents, SERVICE answers) within a target policy, a byte budget and a time limit, with the
+ * settings that describe them (FetchSettings). The export list is kept up to date by
+ * scripts/layer-imports.mjs; this paragraph is not.
+ */
 export { TargetPolicy } from './fetch-targets.js';
 export {
   type ByteLimit,

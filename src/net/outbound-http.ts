@@ -18,9 +18,8 @@
  * Errors name the fetch's purpose (`LOAD <iri>`) and the limit with its flag; they never carry
  * what the target answered, which may be a secret of a host the requester cannot see.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage, RequestOptions } from 'node:http';
 import { Transform } from 'node:stream';
 import { EvaluationError, ProtocolError, QuiverError, ResourceLimitError, TimeoutError } from '../errors.js';
 import { literalAddress, targetPolicy, type TargetPolicy } from './fetch-targets.js';
@@ -117,8 +116,26 @@ export interface OutboundResponse {
   close(): void;
 }
 
+interface HttpClient {
+  http: typeof import('node:http');
+  https: typeof import('node:https');
+  dns: typeof import('node:dns');
+}
+
+let httpClient: Promise<HttpClient> | undefined;
+
+/**
+ * Node's HTTP client, loaded by the first fetch: most requests fetch nothing, and a one-shot
+ * `quiver query` would spend more on loading it (http, https, tls, dns) than on its query.
+ */
+function loadHttpClient(): Promise<HttpClient> {
+  httpClient ??= Promise.all([import('node:http'), import('node:https'), import('node:dns')]).then(([http, https, dns]) => ({ http, https, dns }));
+  return httpClient;
+}
+
 /** Fetches `request.url`, following redirects; resolves when the head of the final answer is in. */
 export async function fetchOutbound(request: OutboundRequest): Promise<OutboundResponse> {
+  const client = await loadHttpClient();
   const policy = targetPolicy(request.settings?.allow);
   const watch = new FetchWatch(request);
   try {
@@ -127,7 +144,7 @@ export async function fetchOutbound(request: OutboundRequest): Promise<OutboundR
     let body = request.body;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       checkScheme(url, request.purpose);
-      const response = await exchange(url, method, request.headers ?? {}, body, policy, watch, request.purpose);
+      const response = await exchange(client, url, method, request.headers ?? {}, body, policy, watch, request.purpose);
       const location = response.headers.location;
       if (response.statusCode! >= 300 && response.statusCode! < 400 && location) {
         response.destroy();
@@ -162,6 +179,7 @@ function checkScheme(url: URL, purpose: string): void {
 
 /** One request and the head of its answer. */
 function exchange(
+  client: HttpClient,
   url: URL,
   method: string,
   headers: Record<string, string>,
@@ -185,11 +203,11 @@ function exchange(
     path: `${url.pathname}${url.search}`,
     headers: { 'user-agent': 'Quiver', ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
     agent: false,
-    lookup: openedByName ? undefined : (guardedLookup(policy, port, purpose) as RequestOptions['lookup']),
+    lookup: openedByName ? undefined : (guardedLookup(client.dns, policy, port, purpose) as RequestOptions['lookup']),
   };
   return new Promise<IncomingMessage>((resolve, reject) => {
     let answered = false;
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (response) => {
+    const request = (url.protocol === 'https:' ? client.https : client.http).request(options, (response) => {
       answered = true;
       resolve(response);
     });
@@ -207,9 +225,9 @@ function exchange(
  * allowed: the connection goes to one of exactly these addresses, so DNS cannot point elsewhere
  * between the check and the connect.
  */
-function guardedLookup(policy: TargetPolicy, port: number, purpose: string) {
+function guardedLookup(dns: HttpClient['dns'], policy: TargetPolicy, port: number, purpose: string) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
       for (const { address } of addresses) {
         const reason = policy.refusal(address, port);

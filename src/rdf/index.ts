@@ -1,4 +1,8 @@
-/** What rdf/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What rdf/ offers to every layer: the RDF/JS term model and factory, term keys (the canonical
+ * string of a term), IRI syntax checks, term sizes for memory accounting, and vocabularies. The
+ * export list is kept up to date by scripts/layer-imports.mjs; this paragraph is not.
+ */
 export { invalidIriInQuad, iriReferenceError, iriSyntaxError, isAbsoluteIri } from './iri-syntax.js';
 export { quadBytes, rowBytes, termBytes } from './term-size.js';
 export {

@@ -47,7 +47,6 @@ interface PageData {
   styleNonce: string;
 }
 
-
 /** Each page links the other; the current one is marked for assistive technology and the style. */
 function navigation(paths: PagePaths, current: PageData['page']): string {
   const link = (page: PageData['page'], href: string, label: string): string =>

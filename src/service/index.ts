@@ -1,4 +1,9 @@
-/** What service/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What service/ offers to the layers above it: the SparqlService contract (queries, updates, the
+ * Graph Store, description, health, metrics) and its two implementations, LocalService over the
+ * embedded store and RemoteService in front of another SPARQL endpoint. The export list is kept up
+ * to date by scripts/layer-imports.mjs; this paragraph is not.
+ */
 export {
   createLocalService,
   INLINE_QUERIES_MODES,

@@ -1,4 +1,9 @@
-/** What sparql/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What sparql/ offers to the layers above it: SPARQL text to algebra (parseQuery, parseUpdate,
+ * templates and their caches), with syntax errors that name line and column, and the checks the
+ * parser does not make. The export list is kept up to date by scripts/layer-imports.mjs; this
+ * paragraph is not.
+ */
 export { isSolutionWildcard, type SolutionWildcard } from './distinct-star.js';
 export { parseCostBytes } from './parse-cost.js';
 export {

@@ -2,8 +2,9 @@
  * SPARQL text to algebra, through Traqula. Queries are translated without the quads option so
  * that GRAPH stays an operator (GRAPH ?g {} and sub-SELECTs inside GRAPH keep their meaning);
  * updates need the quads option (Traqula translates INSERT/DELETE templates only that way).
- * Every failure becomes our SyntaxError with a line and column where the parser gives a position.
+ * Every failure becomes our SparqlSyntaxError with a line and column where the parser gives a position.
  */
+import type { IRecognitionException } from '@traqula/chevrotain';
 import { Parser } from '@traqula/parser-sparql-1-2';
 import { toAlgebra } from '@traqula/algebra-sparql-1-2';
 import type { Algebra } from '@traqula/algebra-transformations-1-2';
@@ -12,6 +13,7 @@ import { TextCache } from './text-cache.js';
 import { placeholdersAreTerms, templateOf, withConstants, type Template } from './query-template.js';
 import { useLinearKeywordTokens } from './linear-keyword-tokens.js';
 import { useLinearLiteralTokens } from './linear-literal-tokens.js';
+import { LazyLookaheadStrategy } from './lazy-lookahead.js';
 import { updateToAlgebra } from './update-algebra.js';
 import { markDistinctStar } from './distinct-star.js';
 import { rewriteTripleTermPatterns } from './triple-term-patterns.js';
@@ -41,7 +43,33 @@ export interface ParsedUpdate {
 
 useLinearKeywordTokens();
 useLinearLiteralTokens();
-const parser = new Parser({ lexerConfig: { positionTracking: 'full' } });
+/**
+ * The parser's first error and the offset of the token where it stands (NaN: the end of the input).
+ * The tokens carry offsets only: a syntax error's line and column are computed from its offset, so
+ * the lexer need not track lines in every token, nor work out, when it is built, which token
+ * patterns can span lines (a good part of building it).
+ */
+class RecognitionFailure extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+function throwFirstError(errors: IRecognitionException[]): never {
+  throw new RecognitionFailure(errors[0]!.message, errors[0]!.token.startOffset);
+}
+
+// Each decision's lookahead is built when a query first reaches it: a one-shot command builds a few.
+// Traqula's Parser hands all its arguments to the builder's build(), whose errorHandler its type
+// leaves out (a syntax error test fails without it: the default handler's message has no offset).
+const parser = new Parser({
+  lexerConfig: { positionTracking: 'onlyOffset' },
+  parserConfig: { lookaheadStrategy: new LazyLookaheadStrategy() },
+  errorHandler: throwFirstError,
+} as ConstructorParameters<typeof Parser>[0]);
 
 /** Parsed queries by text: clients repeat the same queries, and parsing costs more than planning. */
 const QUERY_CACHE_SIZE = 512;
@@ -217,19 +245,16 @@ function prefixesOf(ast: any): Record<string, string> {
   return prefixes;
 }
 
-/** Chevrotain's messages name the position in their text: "on line N" with a caret line, or an offset. */
+/** A parse error at its place in the text; the lexer's messages name an offset in their text. */
 export function toSyntaxError(error: unknown, text: string): SparqlSyntaxError {
   if (error instanceof SparqlSyntaxError) return error;
+  if (error instanceof RecognitionFailure) {
+    // No token offset: the parser ran into the end of the input.
+    const atEnd = Number.isNaN(error.offset);
+    const { line, column } = positionOfOffset(text, atEnd ? text.length : error.offset);
+    return new SparqlSyntaxError(`${atEnd ? 'unexpected end of input; ' : ''}${summarize(error.message)}`, line, column);
+  }
   const message = messageOf(error);
-  const onLine = /^Parse error on line (\d+)\n[^\n]*\n(-*)\^\n([\s\S]*)$/.exec(message);
-  if (onLine) {
-    return new SparqlSyntaxError(summarize(onLine[3]), Number(onLine[1]), onLine[2].length + 1);
-  }
-  if (message.startsWith('Parse error\n')) {
-    // No token position: the parser ran into the end of the input.
-    const { line, column } = positionOfOffset(text, text.length);
-    return new SparqlSyntaxError(`unexpected end of input; ${summarize(message.slice(12))}`, line, column);
-  }
   const atOffset = /at offset: (\d+)/.exec(message);
   if (atOffset) {
     const { line, column } = positionOfOffset(text, Number(atOffset[1]));

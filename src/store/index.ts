@@ -1,4 +1,9 @@
-/** What store/ offers to the layers above it. Kept up to date by scripts/layer-imports.mjs. */
+/**
+ * What store/ offers to the layers above it: opening a store (openStore), its reader and writer
+ * contract over term IDs (quad-store.ts: snapshots, transactions, statistics, the union of graphs),
+ * the term hash, and pattern scans by term keys. The export list is kept up to date by
+ * scripts/layer-imports.mjs; this paragraph is not.
+ */
 export { openStore, storeExists } from './lmdb-store.js';
 export {
   ANY,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ import { repoRoot } from '../protocol/protocol-manifest.js';
 import { encodeQuery } from './harness.js';
 
 const MAIN = join(repoRoot(), 'dist', 'src', 'cli', 'main.js');
+/** The package's bin, bundled by scripts/build-cli.mjs (npm run build): absent after tsc alone. */
+const BIN = join(repoRoot(), 'dist', 'src', 'cli', 'quiver.js');
 const run = promisify(execFile);
 
 /** Starts `quiver serve` and resolves with its URL once it prints the listening line. */
@@ -180,5 +182,37 @@ describe('quiver update and query', () => {
   it('load and dump refuse a wrong command line with exit code 2 (their suites are under test/cli-load)', async () => {
     await assert.rejects(run(process.execPath, [MAIN, 'load', 'missing-file.ttl']), (error: any) => error.code === 2 && /cannot read missing-file\.ttl/.test(error.stderr));
     await assert.rejects(run(process.execPath, [MAIN, 'dump', '--format', 'csv']), (error: any) => error.code === 2 && /--format must be one of/.test(error.stderr));
+  });
+});
+
+describe('the bundled quiver bin', { skip: !existsSync(BIN) && 'run scripts/build-cli.mjs first' }, () => {
+  it('runs update and query from its bundle, the second query through the code cache the first one left', async () => {
+    const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
+    const cache = await mkdtemp(join(tmpdir(), 'quiver-cli-cache-'));
+    const env = { ...process.env, QUIVER_CODE_CACHE: cache };
+    try {
+      await run(process.execPath, [BIN, 'query', '--help'], { env });
+      assert.deepEqual(await readdir(cache), [], '--help leaves no cache');
+      await run(process.execPath, [BIN, 'update', '--store', store, 'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 }'], { env });
+      const cached = await readdir(cache);
+      assert.equal(cached.length, 1, 'the update left the cache');
+      for (let i = 0; i < 2; i++) {
+        const csv = await run(process.execPath, [BIN, 'query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s ?p ?o }'], { env });
+        assert.equal(csv.stdout, 'o\r\n42\r\n');
+      }
+      assert.deepEqual(await readdir(cache), cached, 'a cache that was used is not written again');
+      await assert.rejects(
+        run(process.execPath, [BIN, 'query', '--store', store, 'SELECT * {'], { env }),
+        (error: any) => error.code === 1 && /quiver query: SyntaxError: .*line 1/.test(error.stderr),
+      );
+      // SERVICE loads Node's HTTP client on demand, from the bundle; the fetch policy then refuses loopback.
+      await assert.rejects(
+        run(process.execPath, [BIN, 'query', '--store', store, 'SELECT * { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }'], { env }),
+        (error: any) => error.code === 1 && /refused: 127\.0\.0\.1 is/.test(error.stderr),
+      );
+    } finally {
+      await rm(store, { recursive: true, force: true });
+      await rm(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -15,9 +15,18 @@ export interface Pattern {
   o: string;
 }
 
+/** A pattern the solutions must not (or must) match: FILTER NOT EXISTS, FILTER EXISTS, MINUS, or OPTIONAL with !BOUND. */
+export interface Negation {
+  kind: 'not-exists' | 'exists' | 'minus' | 'unbound';
+  pattern: Pattern;
+  /** The variable only the pattern binds (that !BOUND tests). */
+  own: string;
+}
+
 export interface GeneratedQuery {
   patterns: Pattern[];
   optional?: Pattern;
+  negation?: Negation;
   union?: Pattern[];
   filters: string[];
   projection: string[] | '*';
@@ -61,6 +70,7 @@ export class QueryGenerator {
       query.union = other.patterns.map((p) => renameStart(p, '?u0', '?v0'));
       for (const [name, value] of other.values) walk.values.set(name === '?u0' ? '?v0' : name, value);
     }
+    if (r.chance(0.25)) query.negation = this.negation(walk);
     for (let n = r.chance(0.4) ? r.int(1, 2) : 0; n > 0; n--) {
       const filter = this.filter(walk);
       if (filter) query.filters.push(filter);
@@ -74,6 +84,9 @@ export class QueryGenerator {
     }
     const projected = all.filter(() => r.chance(0.6));
     query.projection = r.chance(0.2) || projected.length === 0 ? '*' : projected;
+    // SELECT * takes the variables in scope, which a negated pattern's own are not; Oxigraph lists
+    // them too (unbound), so the walk's are named.
+    if (query.negation && query.projection === '*' && all.length > 0) query.projection = all;
     query.distinct = r.chance(0.3);
     // A pattern of constants only has no variable to order by (and LIMIT without an order is not
     // deterministic, so the engines could rightly differ).
@@ -123,6 +136,24 @@ export class QueryGenerator {
     return { s: variable, p, o };
   }
 
+  /**
+   * A pattern off a variable of the walk, half the time with a predicate its value has (so that
+   * some solutions match and some do not), its object a variable of its own or, sometimes, another
+   * variable of the walk (two shared variables).
+   */
+  private negation(walk: Walk): Negation | undefined {
+    const r = this.random;
+    const candidates = [...walk.values].filter(([, value]) => isIri(value));
+    if (candidates.length === 0) return undefined;
+    const [variable, value] = r.pick(candidates);
+    const own = this.data.bySubject.get(value);
+    const p = own && r.chance(0.5) ? r.pick(own).p : r.pick(this.data.predicates);
+    const kind = r.pick(['not-exists', 'exists', 'minus', 'unbound'] as const);
+    const others = [...walk.values.keys()].filter((v) => v !== variable);
+    const o = kind !== 'unbound' && others.length > 0 && r.chance(0.3) ? r.pick(others) : '?n0';
+    return { kind, pattern: { s: variable, p, o }, own: '?n0' };
+  }
+
   private filter(walk: Walk): string | undefined {
     const r = this.random;
     if (walk.values.size === 0) return undefined;
@@ -157,6 +188,7 @@ export function render(q: GeneratedQuery): string {
   let where = renderPatterns(q.patterns);
   if (q.union) where = `{ ${where} } UNION { ${renderPatterns(q.union)} }`;
   if (q.optional) where += ` OPTIONAL { ${renderPatterns([q.optional])} }`;
+  if (q.negation) where += renderNegation(q.negation);
   for (const f of q.filters) where += ` FILTER(${f})`;
   let select: string;
   let tail = '';
@@ -174,6 +206,20 @@ export function render(q: GeneratedQuery): string {
   return `${select} WHERE { ${where} }${tail}`;
 }
 
+function renderNegation(n: Negation): string {
+  const pattern = renderPatterns([n.pattern]);
+  switch (n.kind) {
+    case 'not-exists':
+      return ` FILTER NOT EXISTS { ${pattern} }`;
+    case 'exists':
+      return ` FILTER EXISTS { ${pattern} }`;
+    case 'minus':
+      return ` MINUS { ${pattern} }`;
+    case 'unbound':
+      return ` OPTIONAL { ${pattern} } FILTER(!BOUND(${n.own}))`;
+  }
+}
+
 /** Smaller variants of a query, one part removed in each, for minimizing a disagreement. */
 export function shrinkings(q: GeneratedQuery): GeneratedQuery[] {
   const out: GeneratedQuery[] = [];
@@ -182,6 +228,7 @@ export function shrinkings(q: GeneratedQuery): GeneratedQuery[] {
   if (q.distinct) out.push({ ...q, distinct: false });
   if (q.union) out.push({ ...q, union: undefined });
   if (q.optional) out.push({ ...q, optional: undefined });
+  if (q.negation) out.push({ ...q, negation: undefined });
   q.filters.forEach((_, i) => out.push({ ...q, filters: q.filters.filter((_, j) => j !== i) }));
   if (q.patterns.length > 1) q.patterns.forEach((_, i) => out.push({ ...q, patterns: q.patterns.filter((_, j) => j !== i) }));
   if (q.projection !== '*' && q.projection.length > 1) {

@@ -46,11 +46,10 @@ export class IsolatedJoin extends Operator {
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
         const table = SolutionTable.for(this, this.child, this.paramSlots, this.keySlots, data, offset, ctx);
-        const candidates = table.candidates(data, offset);
-        const count = candidates ? candidates.length : table.rows.length;
+        const keyed = table.keyed(data, offset);
         const tdata = table.rows.data;
-        for (let i = 0; i < count; i++) {
-          const coffset = (candidates ? candidates[i] : i) * width;
+        for (let i = table.first(data, offset, keyed); i >= 0; i = table.after(i, keyed)) {
+          const coffset = i * width;
           if (!compatible(data, offset, tdata, coffset, this.mergeSlots)) continue;
           const target = out.target();
           const r = target.appendCopy(batch, row);

@@ -5,7 +5,7 @@
 import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../exec-context.js';
 import { SolutionTable } from '../solution-table.js';
-import { Operator, intersection } from './operator.js';
+import { Operator, intersection, slotList } from './operator.js';
 
 export class Minus extends Operator {
   readonly maybe: ReadonlySet<number>;
@@ -28,8 +28,9 @@ export class Minus extends Operator {
     this.estimate = left.estimate;
   }
 
-  describe(): string {
-    return 'drops the left solutions compatible with a right one';
+  describe(slotNames: readonly string[]): string {
+    const keys = this.keySlots.length ? `, hashed on ${slotList(this.keySlots, slotNames)}` : '';
+    return `drops the left solutions compatible with a right one${keys}`;
   }
 
   override children(): Operator[] {
@@ -49,12 +50,10 @@ export class Minus extends Operator {
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
         const table = SolutionTable.for(this, this.right, this.params, this.keySlots, batch.data, offset, ctx);
-        const candidates = table.candidates(batch.data, offset);
-        const n = candidates ? candidates.length : table.rows.length;
+        const keyed = table.keyed(batch.data, offset);
         let removed = false;
-        for (let i = 0; i < n && !removed; i++) {
-          const c = (candidates ? candidates[i] : i) * width;
-          removed = this.excludes(batch.data, offset, table.rows.data, c);
+        for (let i = table.first(batch.data, offset, keyed); i >= 0 && !removed; i = table.after(i, keyed)) {
+          removed = this.excludes(batch.data, offset, table.rows.data, i * width);
         }
         if (!removed) out.target().appendCopy(batch, r);
       }

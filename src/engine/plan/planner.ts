@@ -19,6 +19,8 @@ import { Extend } from '../operators/extend.js';
 import { Values } from '../operators/inline-data.js';
 import { Union } from '../operators/union.js';
 import { LeftJoin } from '../operators/left-join.js';
+import { AntiJoin, SemiJoin, existsProbe, optionalProbe } from '../operators/anti-join.js';
+import { existenceOf, existenceVariables, independentOfSolution, unboundTestOf, type LeftJoinUnderUnboundTest } from './existence-joins.js';
 import { Minus } from '../operators/minus.js';
 import { GraphEnumerate, GraphGuard } from '../operators/graph-enumerate.js';
 import { Group, type AggregateSpec, type AggregatorName } from '../operators/group.js';
@@ -94,6 +96,8 @@ export class Planner {
   private readonly patternCounts: PatternCounts;
   /** Set when planning a template for one query of it (prepared-plans.ts). */
   parameters?: PlanParameters;
+  /** The OPTIONALs planned as anti-joins: their FILTER(!BOUND(?x)) has nothing left to do. */
+  private readonly optionalAntiJoins = new WeakSet<Algebra.Operation>();
   /** Whether a constant of the query got a query-local ID (the store does not hold it): such a plan is for this query only. */
   usedLocalConstant = false;
 
@@ -318,6 +322,15 @@ export class Planner {
   private leftJoin(node: Algebra.LeftJoin, env: Env): Planned {
     const [a, b] = node.input;
     const left = this.compileChild(a, env);
+    const unboundTest = (node as Partial<LeftJoinUnderUnboundTest>).unboundTest;
+    this.optionalAntiJoins.delete(node);
+    if (unboundTest !== undefined) {
+      const antiJoin = this.optionalAntiJoin(node, left, env.scope.slot(unboundTest), env);
+      if (antiJoin) {
+        this.optionalAntiJoins.add(node);
+        return antiJoin;
+      }
+    }
     const right = this.compileChild(b, { ...env, inputVars: union(env.inputVars, left.op.maybe), atRoot: false });
     const mentioned = union(left.mentioned, right.mentioned);
     let condition: CompiledExpression | null = null;
@@ -332,11 +345,76 @@ export class Planner {
   private filter(node: Algebra.Filter, env: Env): Planned {
     if (this.optimize) {
       const { input, rest } = pushDownFilter(node);
+      if (rest.some((e) => existenceOf(e) || (input.type === 'leftjoin' && unboundTestOf(e) !== undefined))) return this.filterWithJoins(input, rest, env);
       if (input !== node.input) return this.filterRest(input, rest, env);
     }
     const child = this.compileChild(node.input, env);
     const condition = this.expression(node.expression, env);
     return { op: new Filter(child.op, condition, expressionText(node.expression)), mentioned: union(child.mentioned, condition.slots) };
+  }
+
+  /**
+   * A filter whose conjuncts include EXISTS / NOT EXISTS, or !BOUND(?x) over an OPTIONAL: each
+   * becomes a semi-join or an anti-join where that keeps the answer (existence-joins.ts). The
+   * plain conjuncts filter first, then the joins run, then the EXISTS left as they were.
+   */
+  private filterWithJoins(input: Algebra.Operation, conjuncts: Algebra.Expression[], env: Env): Planned {
+    let rest = conjuncts;
+    const unboundTest = input.type === 'leftjoin' ? rest.find((e) => unboundTestOf(e) !== undefined) : undefined;
+    if (unboundTest) input = { ...input, unboundTest: unboundTestOf(unboundTest) } as LeftJoinUnderUnboundTest;
+    let planned = this.compileChild(input, env);
+    if (unboundTest && this.optionalAntiJoins.has(input)) rest = rest.filter((e) => e !== unboundTest);
+    const existences = rest.filter((e) => existenceOf(e));
+    planned = this.filterOver(planned, rest.filter((e) => !existenceOf(e)), env);
+    const perSolution: Algebra.Expression[] = [];
+    for (const e of existences) {
+      const joined = this.existenceJoin(planned, existenceOf(e)!, env);
+      if (joined) planned = joined;
+      else perSolution.push(e);
+    }
+    return this.filterOver(planned, perSolution, env);
+  }
+
+  /**
+   * FILTER (NOT) EXISTS { P } as a semi-join (anti-join), where P depends on the solution only
+   * through variables it always binds; undefined where it does not.
+   */
+  private existenceJoin(left: Planned, exists: Algebra.ExistenceExpression, env: Env): Planned | undefined {
+    const right = this.compile(exists.input, { ...env, inputVars: new Set(env.params), atRoot: true, substitute: false });
+    const outer = union(env.inputVars, left.op.maybe);
+    if (!independentOfSolution(exists.input, env.scope, outer, right.op.certain, env.params)) return undefined;
+    const probe = this.expression({ ...exists, not: false }, env);
+    const keys = [...right.op.certain].filter((s) => left.op.certain.has(s) && !env.params.includes(s));
+    const op = exists.not
+      ? new AntiJoin(left.op, right.op, existsProbe(probe), env.params, keys)
+      : new SemiJoin(left.op, right.op, existsProbe(probe), env.params, keys);
+    return { op, mentioned: union(left.mentioned, right.mentioned) };
+  }
+
+  /**
+   * OPTIONAL { P } under FILTER(!BOUND(?x)), where P always binds ?x and nothing else does: the
+   * solutions of the left side that no solution of P extends (passing the OPTIONAL's own filter),
+   * as they are. Undefined where that is not the answer.
+   */
+  private optionalAntiJoin(node: Algebra.LeftJoin, left: Planned, slot: number, env: Env): Planned | undefined {
+    if (left.op.maybe.has(slot) || env.inputVars.has(slot) || env.substitute) return undefined;
+    const b = node.input[1];
+    const right = this.compile(b, { ...env, inputVars: new Set(env.params), atRoot: true });
+    if (!right.op.certain.has(slot)) return undefined;
+    const probeRight = this.compileChild(b, { ...env, inputVars: union(env.inputVars, left.op.maybe), atRoot: false });
+    const condition = node.expression ? this.expression(node.expression, env) : null;
+    const keys = [...right.op.certain].filter((s) => left.op.certain.has(s) && !env.params.includes(s));
+    const probe = optionalProbe(probeRight.op, condition, env.scope.hidden('optional'));
+    const op = new AntiJoin(left.op, right.op, probe, env.params, keys, condition);
+    return { op, mentioned: union(left.mentioned, right.mentioned, probeRight.mentioned, condition?.slots ?? []) };
+  }
+
+  /** A filter of the conjuncts over a planned pattern (the pattern itself when there are none). */
+  private filterOver(child: Planned, conjuncts: Algebra.Expression[], env: Env): Planned {
+    if (conjuncts.length === 0) return child;
+    const expression = conjuncts.reduce((a, b) => ({ type: 'expression', subType: 'operator', operator: '&&', args: [a, b] }) as Algebra.OperatorExpression);
+    const condition = this.expression(expression, env);
+    return { op: new Filter(child.op, condition, expressionText(expression)), mentioned: union(child.mentioned, condition.slots) };
   }
 
   /** The group with some conjuncts pushed into it, under a filter of the others (if any are left). */
@@ -455,7 +533,9 @@ export class Planner {
         return this.compileChild(pattern, { ...env, inputVars: all, atRoot: false, substitute: true }).op;
       },
     };
-    return compileExpression(expr, scope);
+    const compiled = compileExpression(expr, scope);
+    for (const name of existenceVariables(expr)) if (env.scope.has(name)) compiled.slots.add(env.scope.slot(name));
+    return compiled;
   }
 }
 
