@@ -63,7 +63,10 @@ export default tseslint.config(
     files: ['src/*.ts'],
     ignores: ['src/index.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: `^\\./(${LAYERS.join('|')})/`, message: 'src/*.ts sit below every layer.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^\\./(${LAYERS.join('|')})/`, message: 'src/*.ts sit below every layer.' }] },
+      ],
     },
   },
 );

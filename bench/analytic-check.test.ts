@@ -4,7 +4,10 @@ import { compareRows, crossCheck, parseRows } from './analytic-check.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const results = (rows: object[]): string => JSON.stringify({ head: { vars: ['p', 'avg'] }, results: { bindings: rows } });
-const row = (p: string, avg: string, datatype = XSD + 'decimal'): object => ({ p: { type: 'uri', value: `http://example.org/${p}` }, avg: { type: 'literal', value: avg, datatype } });
+const row = (p: string, avg: string, datatype = XSD + 'decimal'): object => ({
+  p: { type: 'uri', value: `http://example.org/${p}` },
+  avg: { type: 'literal', value: avg, datatype },
+});
 
 test('an AVG as xsd:decimal and as xsd:double with other last digits is the same answer', () => {
   const quiver = parseRows(results([row('a', '2.3333333333333333')]));
@@ -31,8 +34,14 @@ test('a missing row is told by the counts', () => {
 });
 
 test('typed-literal, an explicit xsd:string and the case of a language tag do not matter', () => {
-  const plain = parseRows(JSON.stringify({ results: { bindings: [{ l: { type: 'literal', value: 'x', 'xml:lang': 'en' } }, { s: { type: 'literal', value: 'y' } }] } }));
-  const other = parseRows(JSON.stringify({ results: { bindings: [{ l: { type: 'literal', value: 'x', 'xml:lang': 'EN' } }, { s: { type: 'typed-literal', value: 'y', datatype: XSD + 'string' } }] } }));
+  const plain = parseRows(
+    JSON.stringify({ results: { bindings: [{ l: { type: 'literal', value: 'x', 'xml:lang': 'en' } }, { s: { type: 'literal', value: 'y' } }] } }),
+  );
+  const other = parseRows(
+    JSON.stringify({
+      results: { bindings: [{ l: { type: 'literal', value: 'x', 'xml:lang': 'EN' } }, { s: { type: 'typed-literal', value: 'y', datatype: XSD + 'string' } }] },
+    }),
+  );
   assert.equal(compareRows(plain, other, true), undefined);
 });
 

@@ -15,9 +15,22 @@ export const NUMERIC_TOLERANCE = 1e-6;
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const NUMERIC_TYPES = new Set(
-  ['integer', 'decimal', 'double', 'float', 'int', 'long', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'unsignedInt', 'unsignedLong'].map(
-    (t) => XSD + t,
-  ),
+  [
+    'integer',
+    'decimal',
+    'double',
+    'float',
+    'int',
+    'long',
+    'short',
+    'byte',
+    'nonNegativeInteger',
+    'positiveInteger',
+    'negativeInteger',
+    'nonPositiveInteger',
+    'unsignedInt',
+    'unsignedLong',
+  ].map((t) => XSD + t),
 );
 
 interface JsonTerm {

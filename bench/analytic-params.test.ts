@@ -84,7 +84,10 @@ test('months: bounds and the month before, across a year', () => {
 
 test('the workload has at least 15 shapes, named in order, each ordered answer with a tie-breaking key', () => {
   assert.ok(ANALYTIC_SHAPES.length >= 15);
-  assert.deepEqual(ANALYTIC_SHAPES.map((s) => s.name), ANALYTIC_SHAPES.map((_, i) => 'a' + String(i + 1).padStart(2, '0')));
+  assert.deepEqual(
+    ANALYTIC_SHAPES.map((s) => s.name),
+    ANALYTIC_SHAPES.map((_, i) => 'a' + String(i + 1).padStart(2, '0')),
+  );
   const params = drawParams(SAMPLE, 1, 1)[0];
   for (const shape of ANALYTIC_SHAPES) {
     const text = shape.text(params);

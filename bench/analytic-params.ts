@@ -98,7 +98,8 @@ export async function sampleDataset(path: string, seed: number): Promise<DataSam
 
 /** `count` parameter sets drawn from the sample with the seed: the instances of every shape. */
 export function drawParams(sample: DataSample, seed: number, count: number): AnalyticParams[] {
-  for (const [name, values] of Object.entries(sample)) if ((values as unknown[]).length === 0) throw new Error(`analytic parameters: no ${name} in the dataset`);
+  for (const [name, values] of Object.entries(sample))
+    if ((values as unknown[]).length === 0) throw new Error(`analytic parameters: no ${name} in the dataset`);
   // A month with a month before it in the data, so that a02 compares two populated months.
   const months = sample.months.filter((m, i) => i > 0 && sample.months.includes(previousMonth(m)));
   if (months.length === 0) throw new Error('analytic parameters: no two consecutive months of reviews');

@@ -54,7 +54,10 @@ export interface ShapeRow {
 
 export function median(values: number[]): number | undefined {
   if (values.length === 0) return undefined;
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export function shapeRows(report: Pick<AnalyticReport, 'shapes' | 'engines' | 'disagreements'>): ShapeRow[] {
@@ -90,18 +93,31 @@ export function renderAnalyticMarkdown(report: AnalyticReport): string {
   const names = report.engines.map((e) => e.name);
   const lines = [`# Analytic workload, ${report.machine.date.slice(0, 10)}`, ''];
   lines.push(...renderCheck(report), '');
-  lines.push(`Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}; load average at the end ${report.loadAverage.join(' ')} (a shared machine: compare the ratios within this run).`);
+  lines.push(
+    `Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}; load average at the end ${report.loadAverage.join(' ')} (a shared machine: compare the ratios within this run).`,
+  );
   lines.push(`Dataset: \`${report.dataset.path}\`. Options: \`${JSON.stringify(report.options)}\`.`, '');
   lines.push('## Engines', '');
   for (const e of report.engines) lines.push(`- **${e.name}**: ${e.description}`);
   for (const s of report.skipped) lines.push(`- ${s.name}: skipped, ${s.reason}`);
-  lines.push('', '## Load and memory', '', '| engine | triples | load s | triples/s | store bytes/triple | peak server RSS | load method |', '|---|---:|---:|---:|---:|---:|---|');
+  lines.push(
+    '',
+    '## Load and memory',
+    '',
+    '| engine | triples | load s | triples/s | store bytes/triple | peak server RSS | load method |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  );
   for (const e of report.engines) {
     const l = e.load;
-    lines.push(`| ${e.name} | ${l.triples} | ${fixed(l.seconds)} | ${fixed(l.triplesPerSecond, 0)} | ${fixed(l.bytesPerTriple)} | ${mib(e.memory?.peakRssBytes)} | ${l.method} |`);
+    lines.push(
+      `| ${e.name} | ${l.triples} | ${fixed(l.seconds)} | ${fixed(l.triplesPerSecond, 0)} | ${fixed(l.bytesPerTriple)} | ${mib(e.memory?.peakRssBytes)} | ${l.method} |`,
+    );
   }
   lines.push('', '## Median ms per shape (ratio to the fastest engine on it)', '');
-  lines.push('Ratios are to the fastest engine whose answers agree; a time marked *wrong* is an engine whose answer to some instance differed (see the cross-check above), never counted as the fastest.', '');
+  lines.push(
+    'Ratios are to the fastest engine whose answers agree; a time marked *wrong* is an engine whose answer to some instance differed (see the cross-check above), never counted as the fastest.',
+    '',
+  );
   lines.push(`| shape | ${names.join(' | ')} | fastest |`, `|---|${names.map(() => '---:').join('|')}|---|`);
   const titles = new Map(report.shapes.map((s) => [s.name, s.title]));
   for (const row of shapeRows(report)) {
@@ -114,15 +130,23 @@ export function renderAnalyticMarkdown(report: AnalyticReport): string {
     lines.push(`| ${row.shape} ${titles.get(row.shape)} | ${cells.join(' | ')} | ${row.fastest ?? '–'} |`);
   }
   const totals = report.engines.map((e) => workloadTotal(e));
-  lines.push(`| **total** (sum of instance medians) | ${totals.map((t) => `**${fixed(t.ms, 0)}**${t.failed ? ` + ${t.failed} failed` : ''}`).join(' | ')} | |`, '');
+  lines.push(
+    `| **total** (sum of instance medians) | ${totals.map((t) => `**${fixed(t.ms, 0)}**${t.failed ? ` + ${t.failed} failed` : ''}`).join(' | ')} | |`,
+    '',
+  );
   return lines.join('\n');
 }
 
 function renderCheck(report: AnalyticReport): string[] {
-  if (report.disagreements.length === 0) return [`Answers: all ${report.compared} instances agree across the engines (rows in order where the shape orders them, numbers within 1e-6).`];
+  if (report.disagreements.length === 0)
+    return [`Answers: all ${report.compared} instances agree across the engines (rows in order where the shape orders them, numbers within 1e-6).`];
   const lines = [`## ⚠ ANSWERS DISAGREE OR FAIL (${report.disagreements.length} instances of ${report.compared})`, ''];
   for (const d of report.disagreements) {
-    lines.push(`- ${d.shape} #${d.index}: ${Object.entries(d.problems).map(([engine, why]) => `${engine}: ${why}`).join('; ')}`);
+    lines.push(
+      `- ${d.shape} #${d.index}: ${Object.entries(d.problems)
+        .map(([engine, why]) => `${engine}: ${why}`)
+        .join('; ')}`,
+    );
   }
   return lines;
 }

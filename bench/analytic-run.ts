@@ -31,11 +31,22 @@ export function analyticInstances(shapes: AnalyticShape[], paramSets: AnalyticPa
   return shapes.flatMap((shape) => paramSets.map((params, i) => ({ shape, index: i + 1, params, text: shape.text(params) })));
 }
 
-export async function runAnalytic(engine: RunningEngine, instances: AnalyticInstance[], repeats: number, timeoutMs: number, log: (m: string) => void): Promise<InstanceResult[]> {
+export async function runAnalytic(
+  engine: RunningEngine,
+  instances: AnalyticInstance[],
+  repeats: number,
+  timeoutMs: number,
+  log: (m: string) => void,
+): Promise<InstanceResult[]> {
   const fresh = engine.protocol?.freshConnections === true;
   const agent = new Agent({ keepAlive: !fresh, maxSockets: 1 });
   const options = { endpoint: engine.endpoint, clients: 1, timeoutMs, protocol: engine.protocol };
-  const results = instances.map((i) => ({ shape: i.shape.name, index: i.index, ms: [] as number[], answer: undefined as InstanceResult['answer'] | undefined }));
+  const results = instances.map((i) => ({
+    shape: i.shape.name,
+    index: i.index,
+    ms: [] as number[],
+    answer: undefined as InstanceResult['answer'] | undefined,
+  }));
   try {
     for (let round = 0; round <= repeats; round++) {
       log(`${engine.name}: analytic ${round === 0 ? 'warm-up' : `round ${round} of ${repeats}`} (${instances.length} queries)`);

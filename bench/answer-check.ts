@@ -42,7 +42,13 @@ export function checkAnswers(mixes: QueryMix[], runs: RunSamples[]): AnswerCheck
         return sample ? [{ label: run.label, sample }] : [];
       });
       if (found.length === 0) continue;
-      const entry = (answers: Record<string, number | string>): Disagreement => ({ query: instance.query, mix: mix.mix, seq: instance.seq, params: instance.params, answers });
+      const entry = (answers: Record<string, number | string>): Disagreement => ({
+        query: instance.query,
+        mix: mix.mix,
+        seq: instance.seq,
+        params: instance.params,
+        answers,
+      });
       const failed = found.filter((f) => f.sample.error !== undefined);
       if (failed.length > 0) check.failures.push(entry(Object.fromEntries(found.map((f) => [f.label, f.sample.error ?? f.sample.rows!]))));
       const answered = found.filter((f) => f.sample.error === undefined);

@@ -7,7 +7,7 @@ import { countsOutside, datasetShape } from './bsbm-stats.js';
 
 const REAL_1K = resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/bench/bsbm/bsbm-1000.nt.gz');
 
-test('1,000 generated products have the real BSBM file\'s counts per class and per predicate, within 10% (2 vendors)', async () => {
+test("1,000 generated products have the real BSBM file's counts per class and per predicate, within 10% (2 vendors)", async () => {
   const real = await datasetShape(linesOf(REAL_1K));
   const dictionary = await harvestDictionary(REAL_1K);
   const generated = await datasetShape(generateBsbm({ products: 1000, seed: 1, dictionary }));

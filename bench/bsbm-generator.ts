@@ -37,8 +37,16 @@ const DAY = 86_400_000;
 
 /** Country weights of producers, vendors and reviewers, and the language a reviewer writes in. */
 const COUNTRIES: [code: string, weight: number, language: string][] = [
-  ['US', 40, 'en'], ['GB', 10, 'en'], ['JP', 10, 'ja'], ['CN', 10, 'zh'], ['DE', 5, 'de'],
-  ['FR', 5, 'fr'], ['ES', 5, 'es'], ['RU', 5, 'ru'], ['KR', 5, 'ko'], ['AT', 5, 'de'],
+  ['US', 40, 'en'],
+  ['GB', 10, 'en'],
+  ['JP', 10, 'ja'],
+  ['CN', 10, 'zh'],
+  ['DE', 5, 'de'],
+  ['FR', 5, 'fr'],
+  ['ES', 5, 'es'],
+  ['RU', 5, 'ru'],
+  ['KR', 5, 'ko'],
+  ['AT', 5, 'de'],
 ];
 
 export interface Dictionary {
@@ -172,13 +180,15 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   for (let producerNr = 1; producerNr <= shares.length; producerNr++) {
     const count = shares[producerNr - 1] - productNr;
     const producer = iri(`dataFromProducer${producerNr}/Producer${producerNr}`);
-    yield line(producer, RDF_TYPE, voc('Producer')) +
+    yield (
+      line(producer, RDF_TYPE, voc('Producer')) +
       line(producer, `<${RDFS}label>`, lit(producerRng.sentence(words, 1, 3))) +
       line(producer, `<${RDFS}comment>`, lit(producerRng.sentence(words, 20, 50))) +
       line(producer, `<${FOAF}homepage>`, `<http://www.Producer${producerNr}.com/>`) +
       line(producer, voc('country'), `<${COUNTRY}${countryOf(producerRng)[0]}>`) +
       line(producer, `<${DC}publisher>`, producer) +
-      line(producer, `<${DC}date>`, dateLit(between(producerRng, Date.UTC(2000, 7, 20), Date.UTC(2005, 6, 23))));
+      line(producer, `<${DC}date>`, dateLit(between(producerRng, Date.UTC(2000, 7, 20), Date.UTC(2005, 6, 23))))
+    );
     for (let i = 0; i < count; i++) yield productTriples(++productNr, producerNr, producer, productRng, leaves, words, line);
   }
 
@@ -190,13 +200,15 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
   for (let vendorNr = 1; offerNr < offers; vendorNr++) {
     const count = Math.min(offers - offerNr, vendorRng.countAround(2000));
     const vendor = iri(`dataFromVendor${vendorNr}/Vendor${vendorNr}`);
-    yield line(vendor, RDF_TYPE, voc('Vendor')) +
+    yield (
+      line(vendor, RDF_TYPE, voc('Vendor')) +
       line(vendor, `<${RDFS}label>`, lit(vendorRng.sentence(words, 1, 3))) +
       line(vendor, `<${RDFS}comment>`, lit(vendorRng.sentence(words, 20, 50))) +
       line(vendor, `<${FOAF}homepage>`, `<http://www.vendor${vendorNr}.com/>`) +
       line(vendor, voc('country'), `<${COUNTRY}${countryOf(vendorRng)[0]}>`) +
       line(vendor, `<${DC}publisher>`, vendor) +
-      line(vendor, `<${DC}date>`, dateLit(between(vendorRng, TODAY - 97 * DAY, TODAY)));
+      line(vendor, `<${DC}date>`, dateLit(between(vendorRng, TODAY - 97 * DAY, TODAY)))
+    );
     let text = '';
     for (let i = 0; i < count; i++) {
       const nr = ++offerNr;
@@ -265,7 +277,7 @@ export function* generateBsbm(options: GeneratorOptions): Generator<string> {
 function producerShares(products: number, seed: number): number[] {
   const rng = new BsbmRandom(seed, 'producer-shares');
   const ends: number[] = [];
-  for (let nr = 0; nr < products; ) ends.push((nr += Math.min(products - nr, rng.countAround(50))));
+  for (let nr = 0; nr < products;) ends.push((nr += Math.min(products - nr, rng.countAround(50))));
   return ends;
 }
 
@@ -281,7 +293,15 @@ function producerOf(ends: number[], product: number): number {
   return lo + 1;
 }
 
-function productTriples(nr: number, producerNr: number, producer: string, rng: BsbmRandom, leaves: ProductType[], words: string[], line: (s: string, p: string, o: string) => string): string {
+function productTriples(
+  nr: number,
+  producerNr: number,
+  producer: string,
+  rng: BsbmRandom,
+  leaves: ProductType[],
+  words: string[],
+  line: (s: string, p: string, o: string) => string,
+): string {
   const product = iri(`dataFromProducer${producerNr}/Product${nr}`);
   const leaf = leaves[rng.skewed(0, 2, leaves.length) - 1];
   let text =

@@ -39,7 +39,11 @@ try {
   execFileSync(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { <urn:a> <urn:b> <urn:c> }'], { env: cached });
   const machine = describeMachine();
   console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, ${machine.date}`);
-  console.log(`median of ${RUNS} runs, wall clock; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}:`);
+  console.log(
+    `median of ${RUNS} runs, wall clock; load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}:`,
+  );
   const query = ['query', '--store', store, 'ASK {}'];
   const rows: [string, string[], NodeJS.ProcessEnv][] = [
     ["node -e ''", ['-e', ''], cached],
@@ -50,7 +54,11 @@ try {
     ['  the same, unbundled (main.js)', [UNBUNDLED, ...query], cached],
   ];
   for (const [name, args, env] of rows) console.log(`  ${name.padEnd(36)} ${medianMs(args, env).toFixed(0).padStart(6)} ms`);
-  console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   rmSync(store, { recursive: true, force: true });
   rmSync(codeCache, { recursive: true, force: true });

@@ -55,7 +55,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.store || !values.mixes) {
-  console.error('usage: node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds N] [--warmup N] [--per-query] [--digests FILE] [--queries q02,q07] [--off NAME,...]');
+  console.error(
+    'usage: node dist/bench/engine-mix.js --store DIR --mixes DIR [--rounds N] [--warmup N] [--per-query] [--digests FILE] [--queries q02,q07] [--off NAME,...]',
+  );
   process.exit(2);
 }
 

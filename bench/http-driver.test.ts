@@ -72,7 +72,7 @@ test('N-Triples answers compare the same whether an engine separates terms with 
   assert.equal(countAnswer('describe', '<http://e/s>\t<http://e/p>\t"o"@en .\n').digest, spaced.digest);
 });
 
-test('an engine\'s protocol needs go on the wire: form encoding, extra parameters, a prologue', async () => {
+test("an engine's protocol needs go on the wire: form encoding, extra parameters, a prologue", async () => {
   const requests: { url: string; type: string; body: string }[] = [];
   const server = createServer((req, res) => {
     let body = '';

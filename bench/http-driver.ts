@@ -138,7 +138,14 @@ interface JsonResults {
 /** Counts the answer, and hashes it order-independently for the content comparison. */
 export function countAnswer(form: QueryInstance['form'], body: string): { rows: number; digest: string } {
   if (form === 'construct' || form === 'describe') {
-    const triples = [...new Set(body.split('\n').map(canonicalTriple).filter((l) => l.length > 0 && !l.startsWith('#')))];
+    const triples = [
+      ...new Set(
+        body
+          .split('\n')
+          .map(canonicalTriple)
+          .filter((l) => l.length > 0 && !l.startsWith('#')),
+      ),
+    ];
     return { rows: triples.length, digest: digestOf(triples) };
   }
   const json = JSON.parse(body) as JsonResults;

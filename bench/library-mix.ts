@@ -60,7 +60,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.dataset || !values.store) {
-  console.error('usage: node dist/bench/library-mix.js --dataset FILE.nt.gz --store DIR [--mixes N] [--warmup N] [--rounds N] [--seed N] [--work DIR] [--engines quiver,oxigraph] [--inline-queries auto|idle|always|off]');
+  console.error(
+    'usage: node dist/bench/library-mix.js --dataset FILE.nt.gz --store DIR [--mixes N] [--warmup N] [--rounds N] [--seed N] [--work DIR] [--engines quiver,oxigraph] [--inline-queries auto|idle|always|off]',
+  );
   process.exit(2);
 }
 const dataset = resolve(values.dataset);
@@ -72,12 +74,17 @@ function rssMiB(bytes: number): string {
 }
 
 function load(): string {
-  return loadavg().map((n) => n.toFixed(2)).join(' ');
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 }
 
 /** Rows as text keyed by variable name (sorted), xsd:string left implicit: the same text from either engine. */
 function rowKey(row: Iterable<[string, RDF.Term]>): string {
-  return [...row].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, term]) => `${name}=${termToString(term)}`).join('\t');
+  return [...row]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, term]) => `${name}=${termToString(term)}`)
+    .join('\t');
 }
 
 function tripleKey(quad: RDF.Quad): string {
@@ -171,7 +178,9 @@ const mixSet = await generateMixes({
   only: [],
   outDir: join(work, 'mixes'),
 });
-console.log(`${mixSet.measured.length} measured mixes (${mixSet.measured.reduce((n, m) => n + m.queries.length, 0)} queries), ${mixSet.warmup.length} warm-up mixes, ${rounds} rounds`);
+console.log(
+  `${mixSet.measured.length} measured mixes (${mixSet.measured.reduce((n, m) => n + m.queries.length, 0)} queries), ${mixSet.warmup.length} warm-up mixes, ${rounds} rounds`,
+);
 
 const openers: Record<string, () => Promise<Engine>> = { quiver: openQuiverEngine, oxigraph: openOxigraphEngine };
 const runs: RunSamples[] = [];
@@ -200,6 +209,9 @@ for (const name of values.engines!.split(',')) {
 const check = checkAnswers(mixSet.measured, runs);
 console.log('');
 for (const line of summary) console.log(line);
-console.log(`answers: ${check.compared} instances compared; ${check.rowCountDisagreements.length} row-count and ${check.contentDisagreements.length} content disagreements; ${check.failures.length} failures`);
-for (const disagreement of [...check.rowCountDisagreements, ...check.contentDisagreements, ...check.failures].slice(0, 10)) console.log('  ', JSON.stringify(disagreement));
+console.log(
+  `answers: ${check.compared} instances compared; ${check.rowCountDisagreements.length} row-count and ${check.contentDisagreements.length} content disagreements; ${check.failures.length} failures`,
+);
+for (const disagreement of [...check.rowCountDisagreements, ...check.contentDisagreements, ...check.failures].slice(0, 10))
+  console.log('  ', JSON.stringify(disagreement));
 console.log(`load average at end: ${load()}`);

@@ -143,7 +143,10 @@ function datasetSpecs(dataset: string | undefined, products: string | undefined)
 }
 
 function list(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function integer(flag: string, text: string, min: number): number {

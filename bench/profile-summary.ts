@@ -84,14 +84,17 @@ function shortUrl(url: string, root: string): string {
 export function profileFiles(paths: string[]): string[] {
   return paths.flatMap((p) =>
     statSync(p).isDirectory()
-      ? readdirSync(p).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(p, f))
+      ? readdirSync(p)
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .map((f) => join(p, f))
       : [p],
   );
 }
 
 export function renderSummary(summary: ProfileSummary, top = 15): string {
   const lines = [`${basename(summary.file)}: busy ${summary.busyMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms`];
-  for (const h of summary.functions.slice(0, top)) lines.push(`  ${h.selfPercent.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}  ${h.where}`);
+  for (const h of summary.functions.slice(0, top))
+    lines.push(`  ${h.selfPercent.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}  ${h.where}`);
   lines.push('  by file:');
   for (const h of summary.files.slice(0, 8)) lines.push(`  ${h.selfPercent.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}`);
   return lines.join('\n');
@@ -109,7 +112,9 @@ function main(argv: string[]): void {
     process.exitCode = 2;
     return;
   }
-  const summaries = profileFiles(paths).map((f) => summarizeProfile(f, top)).sort((a, b) => b.busyMs - a.busyMs);
+  const summaries = profileFiles(paths)
+    .map((f) => summarizeProfile(f, top))
+    .sort((a, b) => b.busyMs - a.busyMs);
   process.stdout.write(summaries.map((s) => renderSummary(s, top)).join('\n\n') + '\n');
 }
 

@@ -62,18 +62,28 @@ export interface MixRequest {
 /** Runs params.mjs once for warm-up and measured mixes together (distinct parameters for each). */
 export async function generateMixes(request: MixRequest): Promise<MixSet> {
   const total = request.warmup + request.measured;
-  await run(process.execPath, [
-    // params.mjs holds the whole dataset's statistics in memory: 100k products (35M triples) need
-    // more than V8's default heap limit.
-    '--max-old-space-size=16384',
-    request.paramsScript,
-    '--data', request.dataset,
-    '--seed', String(request.seed),
-    '--mixes', String(total),
-    '--usecase', 'explore',
-    '--mix', request.mix,
-    '--out', request.outDir,
-  ], { maxBuffer: 16 * 1024 * 1024 });
+  await run(
+    process.execPath,
+    [
+      // params.mjs holds the whole dataset's statistics in memory: 100k products (35M triples) need
+      // more than V8's default heap limit.
+      '--max-old-space-size=16384',
+      request.paramsScript,
+      '--data',
+      request.dataset,
+      '--seed',
+      String(request.seed),
+      '--mixes',
+      String(total),
+      '--usecase',
+      'explore',
+      '--mix',
+      request.mix,
+      '--out',
+      request.outDir,
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const { mixes, datasetStats } = readMixes(request.outDir, request.only);
   return { warmup: mixes.slice(0, request.warmup), measured: mixes.slice(request.warmup), datasetStats };
 }

@@ -98,7 +98,16 @@ async function main(): Promise<void> {
   const virtuoso = launched.engine;
   const quiver = await startChildServer({
     command: process.execPath,
-    args: [...values['node-flag']!, ...profiling(values['cpu-prof']), join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--remote', virtuoso.endpoint, '--port', '0'],
+    args: [
+      ...values['node-flag']!,
+      ...profiling(values['cpu-prof']),
+      join(repoRoot, 'dist/src/cli/main.js'),
+      'serve',
+      '--remote',
+      virtuoso.endpoint,
+      '--port',
+      '0',
+    ],
     startupMs: 30_000,
   });
   const quiverEndpoint = quiver.endpoint.replace(/\/sparql$/, '/sparql/select');
@@ -246,7 +255,13 @@ function report(samples: Sample[], ways: Way[], seed: number): void {
   };
   const heading = [...ways, 'overhead', 'paired'].map((h) => h.padStart(10)).join('');
   console.log(`${'query'.padEnd(8)} ${'n'.padStart(5)}${heading}`);
-  for (const name of names) console.log(row(name, samples.filter((s) => s.query === name)));
+  for (const name of names)
+    console.log(
+      row(
+        name,
+        samples.filter((s) => s.query === name),
+      ),
+    );
   console.log(row('all', samples));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   console.log(`${'mean'.padEnd(14)}${ways.map((way) => cell(mean(samples.map((s) => s.ms[way]!)))).join('')}`);

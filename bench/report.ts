@@ -140,16 +140,33 @@ export function scalingRows(reports: BenchReport[]): ScalingRow[] {
       engine.runs.flatMap((run) => {
         const before = base.engines.find((e) => e.name === engine.name)?.runs.find((r) => r.clients === run.clients);
         if (!before) return [];
-        return [{ engine: engine.name, clients: run.clients, fromProducts: base.dataset.products!, toProducts: report.dataset.products!, fromQmph: before.qmph, toQmph: run.qmph, ratio: run.qmph / before.qmph }];
+        return [
+          {
+            engine: engine.name,
+            clients: run.clients,
+            fromProducts: base.dataset.products!,
+            toProducts: report.dataset.products!,
+            fromQmph: before.qmph,
+            toQmph: run.qmph,
+            ratio: run.qmph / before.qmph,
+          },
+        ];
       }),
     ),
   );
 }
 
 export function renderScaling(rows: ScalingRow[]): string[] {
-  const lines = ['## QMpH from the smallest dataset to the larger ones', '', '| engine | clients | products | QMpH | products | QMpH | larger/smaller | drop |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '## QMpH from the smallest dataset to the larger ones',
+    '',
+    '| engine | clients | products | QMpH | products | QMpH | larger/smaller | drop |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.engine} | ${r.clients} | ${r.fromProducts} | ${fixed(r.fromQmph, 0)} | ${r.toProducts} | ${fixed(r.toQmph, 0)} | ${fixed(r.ratio, 2)} | ${fixed((1 - r.ratio) * 100, 0)}% |`);
+    lines.push(
+      `| ${r.engine} | ${r.clients} | ${r.fromProducts} | ${fixed(r.fromQmph, 0)} | ${r.toProducts} | ${fixed(r.toQmph, 0)} | ${fixed(r.ratio, 2)} | ${fixed((1 - r.ratio) * 100, 0)}% |`,
+    );
   }
   return lines;
 }
@@ -161,21 +178,36 @@ export function renderMarkdown(report: BenchReport): string {
   const size = report.dataset.products ? `, ${report.dataset.products} products` : '';
   const lines: string[] = [`# BSBM Explore benchmark, ${report.machine.date.slice(0, 10)}${size}`, ''];
   lines.push(...renderAnswerCheck(report.answers), '');
-  lines.push(`Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}.`);
-  lines.push(`Dataset: \`${report.dataset.path}\`${report.dataset.products ? ` (${report.dataset.products} products)` : ''}. Options: \`${JSON.stringify(report.options)}\`.`, '');
+  lines.push(
+    `Machine: ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, ${report.machine.os}, Node ${report.machine.node}.`,
+  );
+  lines.push(
+    `Dataset: \`${report.dataset.path}\`${report.dataset.products ? ` (${report.dataset.products} products)` : ''}. Options: \`${JSON.stringify(report.options)}\`.`,
+    '',
+  );
   lines.push('## Engines', '');
   for (const e of report.engines) lines.push(`- **${e.name}**: ${e.description}`);
   for (const s of report.skipped) lines.push(`- ${s.name}: skipped, ${s.reason}`);
-  lines.push('', '## Load and memory', '', '| engine | triples | load s | triples/s | store bytes/triple | peak server RSS | RSS at end | load method |', '|---|---:|---:|---:|---:|---:|---:|---|');
+  lines.push(
+    '',
+    '## Load and memory',
+    '',
+    '| engine | triples | load s | triples/s | store bytes/triple | peak server RSS | RSS at end | load method |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  );
   for (const e of report.engines) {
     const l = e.load;
-    lines.push(`| ${e.name} | ${l.triples} | ${fixed(l.seconds)} | ${fixed(l.triplesPerSecond, 0)} | ${l.bytesPerTriple === undefined ? '–' : fixed(l.bytesPerTriple)} | ${mib(e.memory?.peakRssBytes)} | ${mib(e.memory?.rssBytes)} | ${l.method} |`);
+    lines.push(
+      `| ${e.name} | ${l.triples} | ${fixed(l.seconds)} | ${fixed(l.triplesPerSecond, 0)} | ${l.bytesPerTriple === undefined ? '–' : fixed(l.bytesPerTriple)} | ${mib(e.memory?.peakRssBytes)} | ${mib(e.memory?.rssBytes)} | ${l.method} |`,
+    );
   }
   lines.push('', '## Throughput (QMpH: query mixes per hour)', '', '| engine | clients | mixes | seconds | QMpH | errors |', '|---|---:|---:|---:|---:|---:|');
-  for (const e of report.engines) for (const r of e.runs) lines.push(`| ${e.name} | ${r.clients} | ${r.mixes} | ${fixed(r.wallSeconds)} | ${fixed(r.qmph, 0)} | ${r.errors} |`);
+  for (const e of report.engines)
+    for (const r of e.runs) lines.push(`| ${e.name} | ${r.clients} | ${r.mixes} | ${fixed(r.wallSeconds)} | ${fixed(r.qmph, 0)} | ${r.errors} |`);
   if (report.ratios.length > 0) {
     lines.push('');
-    for (const r of report.ratios) lines.push(`- ${r.clients} client(s): Quiver/${r.peer} QMpH = ${fixed(r.quiverQmph, 0)} / ${fixed(r.peerQmph, 0)} = **${fixed(r.ratio, 2)}**`);
+    for (const r of report.ratios)
+      lines.push(`- ${r.clients} client(s): Quiver/${r.peer} QMpH = ${fixed(r.quiverQmph, 0)} / ${fixed(r.peerQmph, 0)} = **${fixed(r.ratio, 2)}**`);
   }
   const clientCounts = [...new Set(report.engines.flatMap((e) => e.runs.map((r) => r.clients)))];
   for (const clients of clientCounts) lines.push('', ...renderLatencies(report.engines, clients));
@@ -213,14 +245,17 @@ function renderLatencies(engines: EngineReport[], clients: number): string[] {
 function renderAnswerCheck(check: AnswerCheck): string[] {
   const lines: string[] = [];
   const bad = check.rowCountDisagreements.length + check.contentDisagreements.length + check.failures.length;
-  if (bad === 0) return [`Answers: all ${check.compared} query instances agree across engines and client counts (row counts, and rows where the answer is determined).`];
+  if (bad === 0)
+    return [`Answers: all ${check.compared} query instances agree across engines and client counts (row counts, and rows where the answer is determined).`];
   lines.push(`## ⚠ ANSWERS DISAGREE (${bad} query instances)`, '');
   lines.push(`Compared ${check.compared} query instances. A fast wrong answer is a bug; these need a look before any figure below means anything.`, '');
   const section = (title: string, items: Disagreement[]): void => {
     if (items.length === 0) return;
     lines.push(`### ${title} (${items.length})`, '');
     for (const d of items) {
-      const answers = Object.entries(d.answers).map(([run, a]) => `${run}: ${a}`).join('; ');
+      const answers = Object.entries(d.answers)
+        .map(([run, a]) => `${run}: ${a}`)
+        .join('; ');
       lines.push(`- ${d.query.toUpperCase()} mix ${d.mix} #${d.seq} \`${JSON.stringify(d.params)}\` → ${answers}`);
     }
     lines.push('');
@@ -234,7 +269,11 @@ function renderAnswerCheck(check: AnswerCheck): string[] {
 /** The lines the harness prints at the end. */
 export function consoleSummary(report: BenchReport): string {
   const lines: string[] = [];
-  for (const e of report.engines) for (const r of e.runs) lines.push(`${e.name.padEnd(9)} ${String(r.clients).padStart(2)} client(s): ${fixed(r.qmph, 0).padStart(7)} QMpH (${r.mixes} mixes in ${fixed(r.wallSeconds)} s, ${r.errors} errors)`);
+  for (const e of report.engines)
+    for (const r of e.runs)
+      lines.push(
+        `${e.name.padEnd(9)} ${String(r.clients).padStart(2)} client(s): ${fixed(r.qmph, 0).padStart(7)} QMpH (${r.mixes} mixes in ${fixed(r.wallSeconds)} s, ${r.errors} errors)`,
+      );
   for (const r of report.ratios) lines.push(`Quiver/${r.peer} QMpH at ${r.clients} client(s): ${fixed(r.ratio, 2)}`);
   lines.push(...renderAnswerCheck(report.answers).filter((l) => l.length > 0));
   return lines.join('\n');

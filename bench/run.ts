@@ -18,7 +18,14 @@ import { launchVirtuoso } from './engines/virtuoso.js';
 import { launchJena } from './engines/jena.js';
 import { crossCheck } from './analytic-check.js';
 import { drawParams, sampleDataset } from './analytic-params.js';
-import { consoleAnalyticSummary, currentLoadAverage, writeAnalyticReports, type AnalyticDisagreement, type AnalyticEngineReport, type AnalyticReport } from './analytic-report.js';
+import {
+  consoleAnalyticSummary,
+  currentLoadAverage,
+  writeAnalyticReports,
+  type AnalyticDisagreement,
+  type AnalyticEngineReport,
+  type AnalyticReport,
+} from './analytic-report.js';
 import { analyticInstances, runAnalytic, type AnalyticInstance } from './analytic-run.js';
 import { ANALYTIC_SHAPES } from './analytic-workload.js';
 import { runMixes, type DriverRun } from './http-driver.js';
@@ -104,7 +111,14 @@ async function analyticDataset(spec: string, dataset: string, options: BenchOpti
   return {
     machine,
     loadAverage: currentLoadAverage(),
-    options: { workload: 'analytic', instances: options.instances, repeats: options.repeats, engines: options.engines, seed: options.seed, timeoutMs: options.timeoutMs },
+    options: {
+      workload: 'analytic',
+      instances: options.instances,
+      repeats: options.repeats,
+      engines: options.engines,
+      seed: options.seed,
+      timeoutMs: options.timeoutMs,
+    },
     dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, triples: engines[0]?.load.triples },
     shapes: ANALYTIC_SHAPES.map((s) => ({ name: s.name, title: s.title })),
     engines,
@@ -164,14 +178,32 @@ async function benchDataset(spec: string, dataset: string, options: BenchOptions
   mkdirSync(context.workDir, { recursive: true });
 
   const allRuns: RunSamples[] = [];
-  const { engines, skipped } = options.rounds > 1 ? await measureInterleaved(options.engines, context, mixes, options, allRuns) : await measureOneByOne(options.engines, context, mixes, options, allRuns);
+  const { engines, skipped } =
+    options.rounds > 1
+      ? await measureInterleaved(options.engines, context, mixes, options, allRuns)
+      : await measureOneByOne(options.engines, context, mixes, options, allRuns);
   for (const { name, reason } of skipped) log(`${name}: SKIPPED, ${reason}`);
   if (profileDir) printProfiles(profileDir);
   const stats = mixes.datasetStats as { products?: number } | undefined;
   return {
     machine,
-    options: { mixes: options.mixes, warmup: options.warmup, rounds: options.rounds, clients: options.clients, engines: options.engines, seed: options.seed, mix: options.mix, queries: options.queries, timeoutMs: options.timeoutMs, profile: options.profile },
-    dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, products: stats?.products, stats: mixes.datasetStats },
+    options: {
+      mixes: options.mixes,
+      warmup: options.warmup,
+      rounds: options.rounds,
+      clients: options.clients,
+      engines: options.engines,
+      seed: options.seed,
+      mix: options.mix,
+      queries: options.queries,
+      timeoutMs: options.timeoutMs,
+      profile: options.profile,
+    },
+    dataset: {
+      path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec,
+      products: stats?.products,
+      stats: mixes.datasetStats,
+    },
     engines,
     skipped,
     ratios: qmphRatios(engines),
@@ -179,7 +211,13 @@ async function benchDataset(spec: string, dataset: string, options: BenchOptions
   };
 }
 
-async function measureOneByOne(names: EngineName[], context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
+async function measureOneByOne(
+  names: EngineName[],
+  context: LaunchContext,
+  mixes: MixSet,
+  options: BenchOptions,
+  allRuns: RunSamples[],
+): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
   const engines: EngineReport[] = [];
   const skipped: { name: string; reason: string }[] = [];
   for (const name of names) {
@@ -190,7 +228,13 @@ async function measureOneByOne(names: EngineName[], context: LaunchContext, mixe
   return { engines, skipped };
 }
 
-async function measureEngine(name: EngineName, context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<EngineReport | { skipped: string }> {
+async function measureEngine(
+  name: EngineName,
+  context: LaunchContext,
+  mixes: MixSet,
+  options: BenchOptions,
+  allRuns: RunSamples[],
+): Promise<EngineReport | { skipped: string }> {
   const engine = await launch(name, context);
   if ('skipped' in engine) return engine;
   try {
@@ -212,7 +256,13 @@ async function measureEngine(name: EngineName, context: LaunchContext, mixes: Mi
  * N slices run engine after engine, the order rotating from round to round. A slow spell of this
  * shared machine then falls on every engine's share instead of on one engine's whole run.
  */
-async function measureInterleaved(names: EngineName[], context: LaunchContext, mixes: MixSet, options: BenchOptions, allRuns: RunSamples[]): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
+async function measureInterleaved(
+  names: EngineName[],
+  context: LaunchContext,
+  mixes: MixSet,
+  options: BenchOptions,
+  allRuns: RunSamples[],
+): Promise<{ engines: EngineReport[]; skipped: { name: string; reason: string }[] }> {
   const started: RunningEngine[] = [];
   const skipped: { name: string; reason: string }[] = [];
   try {
@@ -238,7 +288,13 @@ async function measureInterleaved(names: EngineName[], context: LaunchContext, m
       }
       for (const engine of started) runs.get(engine)!.push(summarized(engine.name, shares.get(engine)!, allRuns));
     }
-    const engines = started.map((engine) => ({ name: engine.name, description: engine.description, load: engine.load, memory: engine.memory(), runs: runs.get(engine)! }));
+    const engines = started.map((engine) => ({
+      name: engine.name,
+      description: engine.description,
+      load: engine.load,
+      memory: engine.memory(),
+      runs: runs.get(engine)!,
+    }));
     return { engines, skipped };
   } finally {
     for (const engine of started) await stopEngine(engine);
@@ -297,7 +353,9 @@ function rotated<T>(items: T[], by: number): T[] {
 
 function printProfiles(profileDir: string): void {
   if (!existsSync(profileDir)) return;
-  const summaries = profileFiles([profileDir]).map((f) => summarizeProfile(f, 15, REPO_ROOT)).sort((a, b) => b.busyMs - a.busyMs);
+  const summaries = profileFiles([profileDir])
+    .map((f) => summarizeProfile(f, 15, REPO_ROOT))
+    .sort((a, b) => b.busyMs - a.busyMs);
   process.stdout.write(`\nCPU profiles of the Quiver server (${profileDir}):\n\n${summaries.map((s) => renderSummary(s)).join('\n\n')}\n`);
 }
 

@@ -19,7 +19,11 @@ export function isQuiverError(error: unknown): error is QuiverError {
 
 /** A query or update that does not parse; line and column are 1-based. */
 export class SparqlSyntaxError extends QuiverError {
-  constructor(message: string, readonly line?: number, readonly column?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
     super(line !== undefined ? `${message} (line ${line}, column ${column})` : message);
     this.name = 'SyntaxError';
   }
@@ -67,7 +71,10 @@ export class ResourceLimitError extends QuiverError {
 
 /** The server has no room for the request now; try again later. */
 export class OverloadedError extends QuiverError {
-  constructor(message = 'the server is busy; try again later', readonly retryAfterSeconds = 1) {
+  constructor(
+    message = 'the server is busy; try again later',
+    readonly retryAfterSeconds = 1,
+  ) {
     super(message);
     this.name = 'OverloadedError';
   }

@@ -14,14 +14,23 @@ import { launchVirtuoso } from './virtuoso.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-const DATA = Array.from({ length: 30 }, (_, i) => `<http://example.org/s${i}> <http://example.org/p> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .`).join('\n') + '\n';
+const DATA =
+  Array.from({ length: 30 }, (_, i) => `<http://example.org/s${i}> <http://example.org/p> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .`).join('\n') +
+  '\n';
 
 const MIX: QueryMix[] = [
   {
     mix: 1,
     queries: [
       { query: 'q01', seq: 1, form: 'select', params: {}, text: 'SELECT ?s WHERE { ?s <http://example.org/p> ?o FILTER(?o >= 10) }', deterministic: true },
-      { query: 'q12', seq: 2, form: 'construct', params: {}, text: 'CONSTRUCT { ?s <http://example.org/q> ?o } WHERE { ?s <http://example.org/p> ?o FILTER(?o < 5) }', deterministic: true },
+      {
+        query: 'q12',
+        seq: 2,
+        form: 'construct',
+        params: {},
+        text: 'CONSTRUCT { ?s <http://example.org/q> ?o } WHERE { ?s <http://example.org/p> ?o FILTER(?o < 5) }',
+        deterministic: true,
+      },
     ],
   },
 ];
@@ -41,7 +50,14 @@ test('both engines load the same gzipped file, serve it in a child process and g
     for (const engine of engines) {
       assert.equal(engine.load.triples, 30, engine.name);
       const run = await runMixes(MIX, { endpoint: engine.endpoint, clients: 1, timeoutMs: 10_000 });
-      assert.deepEqual(run.samples.map((s) => [s.error, s.rows]), [[undefined, 20], [undefined, 5]], engine.name);
+      assert.deepEqual(
+        run.samples.map((s) => [s.error, s.rows]),
+        [
+          [undefined, 20],
+          [undefined, 5],
+        ],
+        engine.name,
+      );
       assert.ok(engine.memory()!.peakRssBytes > 0);
     }
     assert.ok(engines[0].load.bytesPerTriple! > 0);
@@ -64,10 +80,20 @@ test('Virtuoso, when installed, loads into its graph and answers like the others
   const engine = launched.engine;
   try {
     assert.equal(engine.load.triples, 31); // its own system graphs are not counted
-    const describe: QueryMix = { mix: 2, queries: [{ query: 'q09', seq: 1, form: 'describe', params: {}, text: 'DESCRIBE <http://example.org/s2>', deterministic: true }] };
+    const describe: QueryMix = {
+      mix: 2,
+      queries: [{ query: 'q09', seq: 1, form: 'describe', params: {}, text: 'DESCRIBE <http://example.org/s2>', deterministic: true }],
+    };
     const run = await runMixes([...MIX, describe], { endpoint: engine.endpoint, clients: 1, timeoutMs: 10_000, protocol: engine.protocol });
     // s2's own triple only, not the incoming s1 q s2
-    assert.deepEqual(run.samples.map((s) => [s.error, s.rows]), [[undefined, 20], [undefined, 5], [undefined, 1]]);
+    assert.deepEqual(
+      run.samples.map((s) => [s.error, s.rows]),
+      [
+        [undefined, 20],
+        [undefined, 5],
+        [undefined, 1],
+      ],
+    );
     assert.ok(engine.load.bytesPerTriple! > 0);
     assert.ok(engine.memory()!.peakRssBytes > 0);
   } finally {

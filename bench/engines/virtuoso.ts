@@ -49,7 +49,16 @@ export const launchVirtuoso: EngineLauncher = async (context) => {
   const ini = join(dir, 'virtuoso.ini');
   writeFileSync(
     ini,
-    virtuosoIni({ dir, sqlPort, httpPort, queryTimeoutS: Math.ceil(context.queryTimeoutMs / 1000), readableDirs: [dirname(dataset)], buffers: 170_000, dirtyBuffers: 130_000, defaultGraph: GRAPH }),
+    virtuosoIni({
+      dir,
+      sqlPort,
+      httpPort,
+      queryTimeoutS: Math.ceil(context.queryTimeoutMs / 1000),
+      readableDirs: [dirname(dataset)],
+      buffers: 170_000,
+      dirtyBuffers: 130_000,
+      defaultGraph: GRAPH,
+    }),
   );
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
   const child = await startChildServer({
@@ -66,14 +75,25 @@ export const launchVirtuoso: EngineLauncher = async (context) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const triples = await tripleCount(endpoint);
     const storeBytes = allocatedBytes(join(dir, 'virtuoso.db')) + allocatedBytes(join(dir, 'virtuoso.trx'));
-    const version = spawnSync(server, ['-?'], { encoding: 'utf8' }).stderr.split('\n').find((l) => /Version/i.test(l))?.trim() ?? 'version unknown';
+    const version =
+      spawnSync(server, ['-?'], { encoding: 'utf8' })
+        .stderr.split('\n')
+        .find((l) => /Version/i.test(l))
+        ?.trim() ?? 'version unknown';
     return {
       engine: {
         name: 'virtuoso',
         description: `Virtuoso (${version}), virtuoso-t with the harness's virtuoso.ini`,
         endpoint,
         pid: child.pid,
-        load: { triples, seconds, triplesPerSecond: triples / seconds, storeBytes, bytesPerTriple: storeBytes / triples, method: 'isql ld_dir + rdf_loader_run + checkpoint (server already running); store = virtuoso.db + .trx' },
+        load: {
+          triples,
+          seconds,
+          triplesPerSecond: triples / seconds,
+          storeBytes,
+          bytesPerTriple: storeBytes / triples,
+          method: 'isql ld_dir + rdf_loader_run + checkpoint (server already running); store = virtuoso.db + .trx',
+        },
         protocol: PROTOCOL,
         memory: () => child.memory(),
         stop: () => child.stop(60_000),

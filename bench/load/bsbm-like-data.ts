@@ -10,7 +10,7 @@ export function* bsbmLikeChunks(statements: number): Generator<string> {
   const inst = (local: string) => `<${ns}instances/${local}>`;
   const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
   let seed = 42;
-  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
   const text = (n: number) => Array.from({ length: n }, () => words[random(words.length)]).join(' ');
   let written = 0;
   for (let product = 1; written < statements; product++) {

@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const total = Number(values.statements);
   const dir = mkdtempSync(join(tmpdir(), 'quiver-memory-bench-'));
   try {
-    const child = spawn(process.execPath, [CLI, 'load', '--store', join(dir, 'store'), '--format', 'ntriples', '--quiet', '-'], { stdio: ['pipe', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [CLI, 'load', '--store', join(dir, 'store'), '--format', 'ntriples', '--quiet', '-'], {
+      stdio: ['pipe', 'inherit', 'inherit'],
+    });
     const exited = once(child, 'exit');
     const started = Date.now();
     let sent = 0;
@@ -64,7 +66,9 @@ async function main(): Promise<void> {
       sent += 12;
       if (sent >= nextReport) {
         const now = sample();
-        console.log(`${String(sent).padStart(15)} ${String(now.total).padStart(16)} ${String(now.anonymous).padStart(21)} ${String(peak).padStart(16)} ${String(peakAnonymous).padStart(22)}`);
+        console.log(
+          `${String(sent).padStart(15)} ${String(now.total).padStart(16)} ${String(now.anonymous).padStart(21)} ${String(peak).padStart(16)} ${String(peakAnonymous).padStart(22)}`,
+        );
         nextReport += every;
       }
     }
@@ -72,7 +76,9 @@ async function main(): Promise<void> {
     // The commit (secondary indexes, dictionary) happens after the last statement: keep sampling.
     const [code] = await exited;
     clearInterval(sampler);
-    console.log(`exit ${code}, ${sent} statements in ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${peak} MiB, peak anonymous ${peakAnonymous} MiB`);
+    console.log(
+      `exit ${code}, ${sent} statements in ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${peak} MiB, peak anonymous ${peakAnonymous} MiB`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

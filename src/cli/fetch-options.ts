@@ -31,7 +31,13 @@ export const FETCH_OPTIONS: OptionSpec[] = [
     default: '64MiB',
     description: 'bytes one request may fetch through LOAD or SERVICE, all documents or answers together; past it the request fails',
   },
-  { name: 'fetch-timeout', type: 'string', value: 'S', default: String(DEFAULT_FETCH_TIMEOUT_MS / 1000), description: 'time limit of one LOAD or SERVICE fetch, in seconds' },
+  {
+    name: 'fetch-timeout',
+    type: 'string',
+    value: 'S',
+    default: String(DEFAULT_FETCH_TIMEOUT_MS / 1000),
+    description: 'time limit of one LOAD or SERVICE fetch, in seconds',
+  },
 ];
 
 export interface FetchOptionSettings {
@@ -40,7 +46,10 @@ export interface FetchOptionSettings {
 }
 
 export function fetchOptionSettings(values: ParsedOptions['values']): FetchOptionSettings {
-  const allow = (stringOption(values, 'fetch-allow') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const allow = (stringOption(values, 'fetch-allow') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   try {
     new TargetPolicy(allow);
   } catch (error) {
@@ -58,7 +67,10 @@ export function fetchOptionSettings(values: ParsedOptions['values']): FetchOptio
 /** `IRI=URL,IRI=URL`: both absolute http(s) IRIs (an IRI holds no ',' unescaped that matters here). */
 function fetchAliases(list: string): Record<string, string> {
   const aliases: Record<string, string> = {};
-  for (const entry of list.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.indexOf('=');
     const [iri, url] = at < 0 ? [entry, ''] : [entry.slice(0, at).trim(), entry.slice(at + 1).trim()];
     if (!isHttpUrl(iri) || !isHttpUrl(url)) throw new UsageError(`--fetch-alias: '${entry}' is not IRI=URL with two absolute http(s) IRIs`);

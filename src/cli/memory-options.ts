@@ -106,7 +106,8 @@ export function memorySettings(values: ParsedOptions['values'], workers = availa
   const givenQuery = byteSize(values, 'query-memory');
   if (givenQuery === 0) return { maxMemory };
   if (givenQuery !== undefined) {
-    if (maxMemory !== undefined && givenQuery >= maxMemory) throw new UsageError(`--query-memory (${formatByteSize(givenQuery)}) must be less than --max-memory (${formatByteSize(maxMemory)})`);
+    if (maxMemory !== undefined && givenQuery >= maxMemory)
+      throw new UsageError(`--query-memory (${formatByteSize(givenQuery)}) must be less than --max-memory (${formatByteSize(maxMemory)})`);
     return { queryMemoryBudget: givenQuery, maxMemory };
   }
   const fitting = maxMemory === undefined ? Infinity : queryMemoryWithin(maxMemory, workers);

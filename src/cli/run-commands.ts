@@ -30,7 +30,10 @@ const HELP_OPTION: OptionSpec = { name: 'help', type: 'boolean', description: 's
 
 /** The names of the formats a command writes to a terminal or file (HTML is for browsers). */
 function formatNames(formats: readonly FormatInfo[]): string {
-  return formats.filter((f) => f.format !== 'html').map((f) => f.outputNames[0]).join(', ');
+  return formats
+    .filter((f) => f.format !== 'html')
+    .map((f) => f.outputNames[0])
+    .join(', ');
 }
 
 export const QUERY_OPTIONS: OptionSpec[] = [
@@ -44,7 +47,12 @@ export const QUERY_OPTIONS: OptionSpec[] = [
   },
   TIMEOUT_OPTION,
   UNION_OPTION,
-  { name: 'explain', type: 'boolean', description: 'run the query to its end and print its plan (JSON: each operator with estimated and actual rows and time) instead of its answer', noEnv: true },
+  {
+    name: 'explain',
+    type: 'boolean',
+    description: 'run the query to its end and print its plan (JSON: each operator with estimated and actual rows and time) instead of its answer',
+    noEnv: true,
+  },
   HELP_OPTION,
 ];
 export const UPDATE_OPTIONS: OptionSpec[] = [STORE_OPTION, TIMEOUT_OPTION, UNION_OPTION, HELP_OPTION];

@@ -47,7 +47,10 @@ describe('plain query requests before Fastify (--direct-queries)', () => {
     assert.equal(settings([], { QUIVER_DIRECT_QUERIES: 'off' }).server.directQueries, false);
     assert.equal(settings(['--direct-queries', 'on'], { QUIVER_DIRECT_QUERIES: 'off' }).server.directQueries, true);
     assert.throws(() => settings(['--direct-queries', 'maybe']), /on, off/);
-    assert.ok(SERVE_HELP.split('\n').some((l) => l.includes('--direct-queries') && l.includes('[QUIVER_DIRECT_QUERIES]')), SERVE_HELP);
+    assert.ok(
+      SERVE_HELP.split('\n').some((l) => l.includes('--direct-queries') && l.includes('[QUIVER_DIRECT_QUERIES]')),
+      SERVE_HELP,
+    );
   });
 });
 

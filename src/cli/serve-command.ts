@@ -40,7 +40,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   {
     name: 'union-default-graph',
     type: 'boolean',
-    description: 'the default graph of queries is the union of all graphs; writes without GRAPH still go to the store\'s own default graph',
+    description: "the default graph of queries is the union of all graphs; writes without GRAPH still go to the store's own default graph",
   },
   { name: 'remote', type: 'string', value: 'URL', description: 'remote mode: forward to this SPARQL query endpoint instead of a store' },
   { name: 'remote-update', type: 'string', value: 'URL', description: 'remote mode: the update endpoint (default: --remote)' },
@@ -53,7 +53,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'query-timeout', type: 'string', value: 'S', default: '60', description: 'time limit of a query, in seconds' },
   { name: 'update-timeout', type: 'string', value: 'S', default: '300', description: 'time limit of an update, in seconds' },
   { name: 'max-body', type: 'string', value: 'BYTES', default: '10MiB', description: 'largest request body' },
-  { name: 'body-timeout', type: 'string', value: 'S', default: '30', description: 'a request, headers and body, must arrive within S seconds; beyond: 408 and the connection closes' },
+  {
+    name: 'body-timeout',
+    type: 'string',
+    value: 'S',
+    default: '30',
+    description: 'a request, headers and body, must arrive within S seconds; beyond: 408 and the connection closes',
+  },
   { name: 'workers', type: 'string', value: 'N', description: 'queries evaluated at once (default: one per CPU)' },
   { name: 'max-queue', type: 'string', value: 'N', default: '64', description: 'queries that may wait; beyond: 503' },
   {
@@ -151,7 +157,13 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
       queryTimeoutMs: queryTimeoutS * 1000,
       updateTimeoutMs: updateTimeoutS * 1000,
       noGetUpdate: values['no-get-update'] === true,
-      corsOrigins: cors === 'none' ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
+      corsOrigins:
+        cors === 'none'
+          ? []
+          : cors
+              .split(',')
+              .map((origin) => origin.trim())
+              .filter(Boolean),
       trustProxy: values['trust-proxy'] === true,
       requestLog: values['log'] === true,
       directQueries: oneOf('direct-queries', stringOption(values, 'direct-queries')!.trim().toLowerCase(), ['on', 'off'] as const) === 'on',
@@ -165,22 +177,24 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.stdout.write(SERVE_HELP);
     return 0;
   }
-  const service = settings.remote ? createRemoteService({ ...settings.remote, queryTimeoutMs: settings.server.queryTimeoutMs, updateTimeoutMs: settings.server.updateTimeoutMs }) : await createLocalService({
-    store: settings.memory ? undefined : settings.store,
-    memory: settings.memory,
-    unionDefaultGraph: settings.unionDefaultGraph,
-    workers: settings.workers,
-    maxQueue: settings.maxQueue,
-    inlineCheapQueries: inlineQueriesSetting(settings.inlineQueries),
-    queryMemoryBudget: settings.queryMemoryBudget,
-    maxMemory: settings.maxMemory,
-    allowLoad: settings.allowLoad,
-    loadDir: settings.loadDir,
-    allowService: settings.fetch.allowService,
-    fetchSettings: settings.fetch.fetchSettings,
-    queryTimeoutMs: settings.server.queryTimeoutMs,
-    updateTimeoutMs: settings.server.updateTimeoutMs,
-  });
+  const service = settings.remote
+    ? createRemoteService({ ...settings.remote, queryTimeoutMs: settings.server.queryTimeoutMs, updateTimeoutMs: settings.server.updateTimeoutMs })
+    : await createLocalService({
+        store: settings.memory ? undefined : settings.store,
+        memory: settings.memory,
+        unionDefaultGraph: settings.unionDefaultGraph,
+        workers: settings.workers,
+        maxQueue: settings.maxQueue,
+        inlineCheapQueries: inlineQueriesSetting(settings.inlineQueries),
+        queryMemoryBudget: settings.queryMemoryBudget,
+        maxMemory: settings.maxMemory,
+        allowLoad: settings.allowLoad,
+        loadDir: settings.loadDir,
+        allowService: settings.fetch.allowService,
+        fetchSettings: settings.fetch.fetchSettings,
+        queryTimeoutMs: settings.server.queryTimeoutMs,
+        updateTimeoutMs: settings.server.updateTimeoutMs,
+      });
   const app = buildServer(service, settings.server);
   try {
     await app.listen({ host: settings.host, port: settings.port });

@@ -6,7 +6,12 @@ test('batches start unbound and never share cells, small or large', () => {
   const batches = [new Batch(3, 16), new Batch(3, 16), new Batch(3, BATCH_SIZE), new Batch(5, 2)];
   for (const batch of batches) assert.ok(batch.data.every((v) => v === 0));
   batches.forEach((batch, i) => batch.data.fill(i + 1));
-  batches.forEach((batch, i) => assert.ok(batch.data.every((v) => v === i + 1), `batch ${i} kept its own cells`));
+  batches.forEach((batch, i) =>
+    assert.ok(
+      batch.data.every((v) => v === i + 1),
+      `batch ${i} kept its own cells`,
+    ),
+  );
 });
 
 test('a writer copies rows into batches that grow, then roll over', () => {
@@ -17,7 +22,10 @@ test('a writer copies rows into batches that grow, then roll over', () => {
   const writer = new BatchWriter(2);
   for (let i = 0; i < BATCH_SIZE + 3; i++) writer.target().appendCopy(source, 0);
   const out = [...writer.flush()];
-  assert.deepEqual(out.map((b) => b.length), [BATCH_SIZE, 3]);
+  assert.deepEqual(
+    out.map((b) => b.length),
+    [BATCH_SIZE, 3],
+  );
   assert.deepEqual([...out[1].data.subarray(0, 6)], [7, 9, 7, 9, 7, 9]);
 });
 

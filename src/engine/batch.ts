@@ -12,7 +12,10 @@ export class Batch {
   readonly data: Float64Array;
   length = 0;
 
-  constructor(readonly width: number, readonly capacity = BATCH_SIZE) {
+  constructor(
+    readonly width: number,
+    readonly capacity = BATCH_SIZE,
+  ) {
     this.data = rowStorage(Math.max(1, width) * capacity);
   }
 

@@ -24,11 +24,8 @@ export function resolveDataset(
   unionDefaultGraph?: boolean,
 ): Dataset {
   const fromProtocol = (defaultUris?.length ?? 0) > 0 || (namedUris?.length ?? 0) > 0;
-  const chosen: DatasetClauses | undefined = fromProtocol
-    ? { default: (defaultUris ?? []).map(namedNode), named: (namedUris ?? []).map(namedNode) }
-    : clauses;
+  const chosen: DatasetClauses | undefined = fromProtocol ? { default: (defaultUris ?? []).map(namedNode), named: (namedUris ?? []).map(namedNode) } : clauses;
   if (!chosen || (chosen.default.length === 0 && chosen.named.length === 0)) return storeDataset(unionDefaultGraph);
   const ids = (graphs: NamedNode[]) => graphs.map((g) => reader.idOf(g)).filter((id): id is number => id !== undefined);
   return { defaultGraphs: ids(chosen.default), namedGraphs: chosen.namedGraphsOfStore ? null : ids(chosen.named) };
 }
-

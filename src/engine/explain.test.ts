@@ -113,7 +113,10 @@ describe('evaluation without the optimizer (optimize: false)', () => {
     const query = PREFIX + 'SELECT ?s ?o { ?s :p ?o . ?s :q :x FILTER(?o > 1) }';
     const plain = await explainQuery(store, query, { optimize: false });
     const optimized = await explainQuery(store, query);
-    const scanDetails = (plan: PlanNode): string[] => collect(plan).filter((n) => n.operator === 'PatternScan').map((n) => n.details);
+    const scanDetails = (plan: PlanNode): string[] =>
+      collect(plan)
+        .filter((n) => n.operator === 'PatternScan')
+        .map((n) => n.details);
     assert.deepEqual(scanDetails(plain.plan), ['?s <http://ex/p> ?o', '?s <http://ex/q> <http://ex/x>']);
     // Without the optimizer the filter stays above the whole pattern; with it, it moves between the scans.
     assert.equal(plain.plan.children[0].operator, 'Filter');
@@ -159,7 +162,10 @@ describe('the optimizer gives the answers of the plain evaluation', () => {
   it('joins a large batch by hash, and says so in the plan', async () => {
     const explanation = await explainQuery(store, PREFIX + 'SELECT * { ?s :p ?n . ?s :q ?o }');
     assert.equal(explanation.resultRows, 61);
-    assert.ok(collect(explanation.plan).some((n) => n.details.endsWith('(hash join)')), JSON.stringify(explanation.plan));
+    assert.ok(
+      collect(explanation.plan).some((n) => n.details.endsWith('(hash join)')),
+      JSON.stringify(explanation.plan),
+    );
   });
 });
 

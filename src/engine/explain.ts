@@ -87,7 +87,11 @@ class Probes {
     const original = op.execute;
     op.execute = (input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> => {
       const timedInput = timed(input, (ms) => (probe.inputMs += ms));
-      return timed(original.call(op, timedInput, ctx), (ms) => (probe.outputMs += ms), (batch) => (probe.rows += batch.length));
+      return timed(
+        original.call(op, timedInput, ctx),
+        (ms) => (probe.outputMs += ms),
+        (batch) => (probe.rows += batch.length),
+      );
     };
     for (const child of op.children()) this.attach(child);
   }

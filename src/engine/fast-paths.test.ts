@@ -15,15 +15,31 @@ import type { FastPathName } from './fast-paths.js';
 const PREFIX = 'PREFIX : <http://ex/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ';
 
 /** Terms whose `=` and sameTerm differ, and terms of every kind: each subject gets a few. */
-const VALUES = [':red', ':blue', '_:b1', '"s"', '"s"@en', '"S"@EN', '1', '"01"^^xsd:integer', '1.0', '2.5e0', '-3',
-  '"2008-01-01T12:00:00Z"^^xsd:dateTime', '"2008-01-01T13:00:00+01:00"^^xsd:dateTime', '"NaN"^^xsd:double', 'true', '"x"^^:myType'];
+const VALUES = [
+  ':red',
+  ':blue',
+  '_:b1',
+  '"s"',
+  '"s"@en',
+  '"S"@EN',
+  '1',
+  '"01"^^xsd:integer',
+  '1.0',
+  '2.5e0',
+  '-3',
+  '"2008-01-01T12:00:00Z"^^xsd:dateTime',
+  '"2008-01-01T13:00:00+01:00"^^xsd:dateTime',
+  '"NaN"^^xsd:double',
+  'true',
+  '"x"^^:myType',
+];
 
 function data(): string {
   const triples: string[] = [];
   for (let i = 0; i < 240; i++) {
     const s = `:s${i}`;
     triples.push(`${s} :p ${i % 50} ; :q :o${i % 7} ; :f ${VALUES[i % VALUES.length]} , ${VALUES[(i * 5) % VALUES.length]} .`);
-    if (i % 3 === 0) triples.push(`${s} :g ${VALUES[(i * 7) % VALUES.length]} ; :v ${(i * 37) % 101 - 20} .`);
+    if (i % 3 === 0) triples.push(`${s} :g ${VALUES[(i * 7) % VALUES.length]} ; :v ${((i * 37) % 101) - 20} .`);
     if (i % 4 === 0) triples.push(`${s} :v ${VALUES[i % VALUES.length]} .`);
   }
   for (let o = 0; o < 7; o++) triples.push(`:o${o} :name "o${o}" ; :rank ${o * 3} .`);
@@ -96,7 +112,8 @@ describe('each fast path gives the answers of the plain path', () => {
     const result = await runQuery(store, PREFIX + query, options);
     assert.equal(result.kind, 'bindings');
     const out: string[] = [];
-    if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
+    if (result.kind === 'bindings')
+      for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
     return out.sort();
   }
 

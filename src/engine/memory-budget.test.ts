@@ -39,7 +39,10 @@ describe('what counts against a query memory budget', () => {
 
   it('the sort keys of ORDER BY: 216,000 rows need more than 8 MiB, and pass without a budget', async () => {
     const query = `SELECT ?a ?b ?c WHERE { ${CROSS} } ORDER BY ?c ?b ?a`;
-    await assert.rejects(rowCount(store, query, 8 * MIB), (error: Error) => error instanceof ResourceLimitError && /memory budget of 8 MiB/.test(error.message));
+    await assert.rejects(
+      rowCount(store, query, 8 * MIB),
+      (error: Error) => error instanceof ResourceLimitError && /memory budget of 8 MiB/.test(error.message),
+    );
     assert.equal(await rowCount(store, query), 216_000);
   });
 
@@ -79,7 +82,17 @@ describe('what counts against a query memory budget', () => {
     const quad = factory.quad(namedNode(`${NS}s`), namedNode(`${NS}p`), literal('a value'), defaultGraph());
     memory.charge([quad], 'LOAD <x>');
     assert.ok(memory.held > 1000);
-    assert.throws(() => memory.charge(Array.from({ length: 1000 }, () => quad), 'LOAD <x>'), /LOAD <x>: the statements need more than the update's memory budget of 64 KiB$/);
-    new StatementMemory(undefined).charge(Array.from({ length: 1000 }, () => quad), 'LOAD <x>');
+    assert.throws(
+      () =>
+        memory.charge(
+          Array.from({ length: 1000 }, () => quad),
+          'LOAD <x>',
+        ),
+      /LOAD <x>: the statements need more than the update's memory budget of 64 KiB$/,
+    );
+    new StatementMemory(undefined).charge(
+      Array.from({ length: 1000 }, () => quad),
+      'LOAD <x>',
+    );
   });
 });

@@ -110,7 +110,10 @@ describe('query engine', () => {
   });
 
   it('keeps "01" and "1" distinct as terms but equal as values', async () => {
-    await runUpdate(store, PREFIX + 'INSERT DATA { :n1 :v "1"^^<http://www.w3.org/2001/XMLSchema#integer> . :n2 :v "01"^^<http://www.w3.org/2001/XMLSchema#integer> }');
+    await runUpdate(
+      store,
+      PREFIX + 'INSERT DATA { :n1 :v "1"^^<http://www.w3.org/2001/XMLSchema#integer> . :n2 :v "01"^^<http://www.w3.org/2001/XMLSchema#integer> }',
+    );
     assert.deepEqual(await select(store, 'SELECT ?s { ?s :v 1 }'), ['s=http://ex/n1']);
     assert.deepEqual(await select(store, 'SELECT ?s { ?s :v ?x FILTER(?x = 1) }'), ['s=http://ex/n1', 's=http://ex/n2']);
   });
@@ -146,10 +149,7 @@ describe('update requests', () => {
     try {
       await runUpdate(store, PREFIX + 'INSERT DATA { :kept :p 1 } ; CREATE GRAPH :g');
       // The second operation fails (the graph exists): the first one's insert must not stay.
-      await assert.rejects(
-        runUpdate(store, PREFIX + 'INSERT DATA { :lost :p 2 } ; CREATE GRAPH :g ; INSERT DATA { :lost :p 3 }'),
-        EvaluationError,
-      );
+      await assert.rejects(runUpdate(store, PREFIX + 'INSERT DATA { :lost :p 2 } ; CREATE GRAPH :g ; INSERT DATA { :lost :p 3 }'), EvaluationError);
       assert.equal(await ask(store, 'ASK { :lost ?p ?o }'), false);
       assert.equal(await ask(store, 'ASK { :kept :p 1 }'), true);
     } finally {

@@ -62,7 +62,8 @@ export function endpointFinder(store: QuadStore, parsed: ParsedQuery, options: E
     try {
       const result = evaluateQuery({ ...parsed, algebra: root, variableOrder: [] }, reader, options, () => {}, services);
       const endpoints: string[] = [];
-      if (result.kind === 'bindings') for (const batch of result.rows) for (const [term] of batch) if (term?.termType === 'NamedNode') endpoints.push(term.value);
+      if (result.kind === 'bindings')
+        for (const batch of result.rows) for (const [term] of batch) if (term?.termType === 'NamedNode') endpoints.push(term.value);
       return endpoints;
     } finally {
       reader.release();
@@ -164,9 +165,7 @@ export type PlanShape = { op: Operator; scope: Scope; width: number; slotNames: 
 
 /** A query planned on a reader, ready to run: its root operator and how its result is formed. */
 export type PlannedQuery = { op: Operator; ctx: ExecContext; shape: PlanShape } & (
-  | { form: 'ask' }
-  | { form: 'construct' | 'describe'; quads: () => Iterable<Quad[]> }
-  | { form: 'select'; variables: string[]; slots: number[] }
+  { form: 'ask' } | { form: 'construct' | 'describe'; quads: () => Iterable<Quad[]> } | { form: 'select'; variables: string[]; slots: number[] }
 );
 
 /** Resolves the dataset and plans the query's operators (nothing is evaluated yet). */
@@ -340,4 +339,3 @@ function guarded<T>(source: Iterable<T>, done: () => void): Iterable<T> {
     },
   };
 }
-

@@ -9,7 +9,10 @@ export class RowBuffer {
   data: Float64Array;
   length = 0;
 
-  constructor(readonly width: number, initialRows = 64) {
+  constructor(
+    readonly width: number,
+    initialRows = 64,
+  ) {
     this.data = new Float64Array(Math.max(1, width) * initialRows);
   }
 
@@ -30,7 +33,6 @@ export class RowBuffer {
   pushBatch(batch: Batch, ctx?: ExecContext): void {
     for (let r = 0; r < batch.length; r++) this.push(batch.data, r * batch.width, ctx);
   }
-
 }
 
 /** A key for a hash table over some slots of a row: a number for one slot, a string otherwise. */

@@ -20,13 +20,17 @@ describe('triple-term patterns with variables inside', () => {
 
   before(async () => {
     store = openStore({ memory: true });
-    await runUpdate(store, PREFIX + `INSERT DATA {
+    await runUpdate(
+      store,
+      PREFIX +
+        `INSERT DATA {
       :r1 rdf:reifies <<( :a :p 1 )>> .
       :r2 rdf:reifies <<( :b :p <<( :a :q "x" )>> )>> .
       :a :name "A" .
       << << :s :in :o >> :q :z >> :from :doc .
       GRAPH :g { << :s :in :o >> :says :yes }
-    }`);
+    }`,
+    );
   });
   after(() => store.close());
 
@@ -44,11 +48,14 @@ describe('triple-term patterns with variables inside', () => {
     assert.deepEqual(await select(store, 'SELECT * { ?r rdf:reifies <<( :a :p 1 )>> }'), ['r=<http://ex/r1>']);
   });
 
-  it('the reifier syntax << s p o ~ r >> matches the reifier\'s triple', async () => {
-    assert.deepEqual(await select(store, 'SELECT ?s ?o ?r { << ?s :p ?o ~ ?r >> }'), [
-      'r=<http://ex/r1> s=<http://ex/a> o="1"^^<http://www.w3.org/2001/XMLSchema#integer>'.replace(/r=(\S+) s=(\S+) o=(.*)/, 's=$2 o=$3 r=$1'),
-      's=<http://ex/b> o=<<( <http://ex/a> <http://ex/q> "x" )>> r=<http://ex/r2>',
-    ].sort());
+  it("the reifier syntax << s p o ~ r >> matches the reifier's triple", async () => {
+    assert.deepEqual(
+      await select(store, 'SELECT ?s ?o ?r { << ?s :p ?o ~ ?r >> }'),
+      [
+        'r=<http://ex/r1> s=<http://ex/a> o="1"^^<http://www.w3.org/2001/XMLSchema#integer>'.replace(/r=(\S+) s=(\S+) o=(.*)/, 's=$2 o=$3 r=$1'),
+        's=<http://ex/b> o=<<( <http://ex/a> <http://ex/q> "x" )>> r=<http://ex/r2>',
+      ].sort(),
+    );
   });
   it('matches nested reified triples: the inner reifier is a blank node inside the outer triple term', async () => {
     assert.deepEqual(await select(store, 'SELECT ?d { << << :s :in :o >> :q :z >> :from ?d }'), ['d=<http://ex/doc>']);
@@ -58,7 +65,9 @@ describe('triple-term patterns with variables inside', () => {
   });
 
   it('treats a labelled blank node inside a triple term as a variable shared with the rest of the pattern', async () => {
-    assert.deepEqual(await select(store, 'SELECT ?o { _:r rdf:reifies <<( :a :p ?o )>> . _:r rdf:reifies ?t }'), ['o="1"^^<http://www.w3.org/2001/XMLSchema#integer>']);
+    assert.deepEqual(await select(store, 'SELECT ?o { _:r rdf:reifies <<( :a :p ?o )>> . _:r rdf:reifies ?t }'), [
+      'o="1"^^<http://www.w3.org/2001/XMLSchema#integer>',
+    ]);
     assert.deepEqual(await select(store, 'SELECT ?r { ?r rdf:reifies <<( :b :p <<( _:x :q "x" )>> )>> }'), ['r=<http://ex/r2>']);
   });
 

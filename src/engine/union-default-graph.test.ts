@@ -112,7 +112,9 @@ describe('the union of graphs answers as one merged graph would', () => {
     const graphsOf = (i: number): string[] => [['DEFAULT'], ['g1'], ['g2'], ['DEFAULT', 'g1'], ['g1', 'g2'], ['DEFAULT', 'g1', 'g2']][i % 6];
     const triples: string[] = [];
     for (let i = 0; i < 1500; i++) {
-      triples.push(`:s${i} :value ${i % 97} ; :label "L${i % 13}" ; :date "2026-01-${String((i % 28) + 1).padStart(2, '0')}"^^<http://www.w3.org/2001/XMLSchema#date> .`);
+      triples.push(
+        `:s${i} :value ${i % 97} ; :label "L${i % 13}" ; :date "2026-01-${String((i % 28) + 1).padStart(2, '0')}"^^<http://www.w3.org/2001/XMLSchema#date> .`,
+      );
       if (i > 0) triples.push(`:s${i} :next :s${i - 1} .`);
       if (i % 10 === 0) triples.push(`:s${i} a :Tenth .`);
     }
@@ -132,7 +134,12 @@ describe('the union of graphs answers as one merged graph would', () => {
   it("holds triples the store's own default graph does not, and some of them in several graphs", async () => {
     const count = 'SELECT (COUNT(*) AS ?n) { ?s ?p ?o }';
     const inGraphs = 'SELECT (COUNT(*) AS ?n) { GRAPH ?g { ?s ?p ?o } }';
-    const [own, union, merged1, all] = [await answer(spread, count), await answer(spread, count, UNION), await answer(merged, count), await answer(spread, inGraphs)];
+    const [own, union, merged1, all] = [
+      await answer(spread, count),
+      await answer(spread, count, UNION),
+      await answer(merged, count),
+      await answer(spread, inGraphs),
+    ];
     assert.deepEqual(union, merged1);
     assert.notDeepEqual(own, union);
     assert.ok(Number(own[0].slice(2)) + Number(all[0].slice(2)) > Number(union[0].slice(2)), 'triples repeat across graphs');

@@ -109,7 +109,11 @@ describe('format table', () => {
   it("offers the query form every format's name, each saying what it gives for which kind of query", () => {
     const choices = outputChoices();
     assert.equal(choices[0]!.name, 'html');
-    for (const info of [...RESULTS_FORMATS, ...RDF_FORMATS]) assert.ok(choices.some((c) => c.name === info.outputNames[0]), info.format);
+    for (const info of [...RESULTS_FORMATS, ...RDF_FORMATS])
+      assert.ok(
+        choices.some((c) => c.name === info.outputNames[0]),
+        info.format,
+      );
     assert.equal(choices.find((c) => c.name === 'json')!.label, 'SPARQL JSON / JSON-LD (CONSTRUCT, DESCRIBE)');
     assert.equal(choices.find((c) => c.name === 'csv')!.label, 'CSV (SELECT, ASK)');
     assert.equal(choices.find((c) => c.name === 'trig')!.label, 'TriG (CONSTRUCT, DESCRIBE)');

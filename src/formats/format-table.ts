@@ -72,7 +72,13 @@ const HTML_MEDIA_TYPES = ['text/html', 'application/xhtml+xml'];
 
 /** In preference order: the first is the default, and wins ties in negotiation. */
 export const RESULTS_FORMATS: readonly ResultsFormatInfo[] = [
-  entry('results', 'json', { label: 'SPARQL JSON', names: ['json'], mediaTypes: ['application/sparql-results+json', 'application/json'], extensions: ['json', 'srj'], w3c: 'SPARQL_Results_JSON' }),
+  entry('results', 'json', {
+    label: 'SPARQL JSON',
+    names: ['json'],
+    mediaTypes: ['application/sparql-results+json', 'application/json'],
+    extensions: ['json', 'srj'],
+    w3c: 'SPARQL_Results_JSON',
+  }),
   entry('results', 'xml', {
     label: 'SPARQL XML',
     names: ['xml'],
@@ -89,11 +95,35 @@ export const RESULTS_FORMATS: readonly ResultsFormatInfo[] = [
 /** In preference order: the first is the default, and wins ties in negotiation. */
 export const RDF_FORMATS: readonly RdfFormatInfo[] = [
   // N3 is a superset of Turtle: a client asking for N3 reads Turtle.
-  entry('rdf', 'turtle', { label: 'Turtle', names: ['turtle', 'ttl', 'n3'], mediaTypes: ['text/turtle', 'application/x-turtle'], extensions: ['ttl', 'turtle'], w3c: 'Turtle' }),
-  entry('rdf', 'ntriples', { label: 'N-Triples', names: ['ntriples', 'nt'], mediaTypes: ['application/n-triples', 'text/plain'], extensions: ['nt', 'ntriples'], w3c: 'N-Triples' }),
-  entry('rdf', 'nquads', { label: 'N-Quads', names: ['nquads', 'nq'], mediaTypes: ['application/n-quads', 'text/x-nquads'], extensions: ['nq', 'nquads'], w3c: 'N-Quads' }),
+  entry('rdf', 'turtle', {
+    label: 'Turtle',
+    names: ['turtle', 'ttl', 'n3'],
+    mediaTypes: ['text/turtle', 'application/x-turtle'],
+    extensions: ['ttl', 'turtle'],
+    w3c: 'Turtle',
+  }),
+  entry('rdf', 'ntriples', {
+    label: 'N-Triples',
+    names: ['ntriples', 'nt'],
+    mediaTypes: ['application/n-triples', 'text/plain'],
+    extensions: ['nt', 'ntriples'],
+    w3c: 'N-Triples',
+  }),
+  entry('rdf', 'nquads', {
+    label: 'N-Quads',
+    names: ['nquads', 'nq'],
+    mediaTypes: ['application/n-quads', 'text/x-nquads'],
+    extensions: ['nq', 'nquads'],
+    w3c: 'N-Quads',
+  }),
   entry('rdf', 'trig', { label: 'TriG', names: ['trig'], mediaTypes: ['application/trig', 'application/x-trig'], extensions: ['trig'], w3c: 'TriG' }),
-  entry('rdf', 'jsonld', { label: 'JSON-LD', names: ['jsonld', 'json', 'json-ld'], mediaTypes: ['application/ld+json', 'application/json'], extensions: ['jsonld', 'json'], w3c: 'JSON-LD' }),
+  entry('rdf', 'jsonld', {
+    label: 'JSON-LD',
+    names: ['jsonld', 'json', 'json-ld'],
+    mediaTypes: ['application/ld+json', 'application/json'],
+    extensions: ['jsonld', 'json'],
+    w3c: 'JSON-LD',
+  }),
   entry('rdf', 'rdfxml', {
     label: 'RDF/XML',
     names: ['rdfxml', 'xml', 'rdf', 'rdf+xml'],
@@ -188,7 +218,10 @@ function readableBy<F extends string>(formats: readonly (FormatEntry & { format:
 
 const RDF_BY_MEDIA_TYPE = readableBy(RDF_FORMATS, (f) => [...f.mediaTypes, ...f.alsoReads]) as ReadonlyMap<string, ParseableRdfFormat>;
 const RDF_BY_EXTENSION = readableBy(RDF_FORMATS, (f) => f.fileExtensions) as ReadonlyMap<string, ParseableRdfFormat>;
-const RESULTS_BY_NAME = readableBy(RESULTS_FORMATS, (f) => [...f.mediaTypes, ...f.alsoReads, ...f.fileExtensions]) as ReadonlyMap<string, ParseableResultsFormat>;
+const RESULTS_BY_NAME = readableBy(RESULTS_FORMATS, (f) => [...f.mediaTypes, ...f.alsoReads, ...f.fileExtensions]) as ReadonlyMap<
+  string,
+  ParseableResultsFormat
+>;
 
 /** The RDF format of a request body or file, by media type (parameters ignored). */
 export function rdfFormatForMediaType(type: string): ParseableRdfFormat | undefined {

@@ -28,7 +28,9 @@ export function pageStart(options: HtmlOptions): string {
   const title = escapeHtml(options.title ?? 'Query results');
   let head =
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>' + title + '</title>\n';
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>' +
+    title +
+    '</title>\n';
   if (options.stylesheetHref !== undefined) {
     head += '<link rel="stylesheet" href="' + escapeHtml(options.stylesheetHref) + '">\n';
   } else if (options.nonce !== undefined) {
@@ -105,8 +107,13 @@ export function htmlTerm(term: Term, label: IriLabeler = identity): string {
     }
     case 'Quad':
       return (
-        '<span class="triple">&lt;&lt;( ' + htmlTerm(term.subject, label) + ' ' + htmlTerm(term.predicate, label) + ' ' +
-        htmlTerm(term.object, label) + ' )&gt;&gt;</span>'
+        '<span class="triple">&lt;&lt;( ' +
+        htmlTerm(term.subject, label) +
+        ' ' +
+        htmlTerm(term.predicate, label) +
+        ' ' +
+        htmlTerm(term.object, label) +
+        ' )&gt;&gt;</span>'
       );
     default:
       throw unsupportedTerm(term);

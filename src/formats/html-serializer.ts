@@ -42,9 +42,7 @@ export class HtmlSolutionsSerializer implements SolutionsSerializer {
   }
 
   boolean(value: boolean): void {
-    this.sink.write(
-      pageStart(this.options) + '<p class="boolean">' + (value ? 'true' : 'false') + '</p>\n' + pageEnd(this.options, 'ASK answered'),
-    );
+    this.sink.write(pageStart(this.options) + '<p class="boolean">' + (value ? 'true' : 'false') + '</p>\n' + pageEnd(this.options, 'ASK answered'));
   }
 }
 
@@ -71,9 +69,7 @@ export class HtmlQuadsSerializer implements QuadsSerializer {
     let out = '';
     for (const q of batch) {
       if (this.graph === undefined || !sameTerm(q.graph, this.graph)) out += this.startTable(q.graph);
-      out +=
-        '<tr><td>' + htmlTerm(q.subject, label) + '</td><td>' + htmlTerm(q.predicate, label) + '</td><td>' +
-        htmlTerm(q.object, label) + '</td></tr>\n';
+      out += '<tr><td>' + htmlTerm(q.subject, label) + '</td><td>' + htmlTerm(q.predicate, label) + '</td><td>' + htmlTerm(q.object, label) + '</td></tr>\n';
     }
     this.count += batch.length;
     if (out) this.sink.write(out);

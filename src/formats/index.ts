@@ -24,20 +24,8 @@ export {
   RESULTS_FORMATS,
 } from './format-table.js';
 export { isDocumentFormat, quadsDocument, solutionsDocument } from './result-document.js';
-export {
-  type ParsedResults,
-  parseSparqlResults,
-  ResultsFormatError,
-  streamSparqlResults,
-} from './results-parser.js';
+export { type ParsedResults, parseSparqlResults, ResultsFormatError, streamSparqlResults } from './results-parser.js';
 export { SerializationError } from './serialization-error.js';
-export {
-  type HtmlOptions,
-  type ParseableRdfFormat,
-  type RdfFormat,
-  type ResultsFormat,
-  StringSink,
-  type TextSink,
-} from './serializer.js';
+export { type HtmlOptions, type ParseableRdfFormat, type RdfFormat, type ResultsFormat, StringSink, type TextSink } from './serializer.js';
 export { createQuadsSerializer, createSolutionsSerializer } from './serializers.js';
 export { ntriplesTerm } from './term-syntax.js';

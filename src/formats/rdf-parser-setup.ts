@@ -40,7 +40,12 @@ export function createParser(format: ParseableRdfFormat, baseIri: string | undef
     case 'rdfxml': {
       const parser = new RdfXmlParser({ baseIRI: baseIri, dataFactory: scopedBlankNodeFactory(), trackPosition: true });
       const line = (): number | undefined => (parser as unknown as { saxParser?: { line?: number } }).saxParser?.line;
-      return { entry: parser as unknown as ParserStream, parser: parser as unknown as ParserStream, toSyntaxError: xmlSyntaxError, invalidIri: checkedAt(line) };
+      return {
+        entry: parser as unknown as ParserStream,
+        parser: parser as unknown as ParserStream,
+        toSyntaxError: xmlSyntaxError,
+        invalidIri: checkedAt(line),
+      };
     }
     case 'jsonld': {
       const parser = new JsonLdParser({
@@ -79,7 +84,10 @@ function checkedAt(line: () => number | undefined): (quad: Quad) => RdfSyntaxErr
  * statement's line (a stream hands quads on later, from its buffer): a data factory that notes
  * the error of each invalid quad, and the lexer it reads the line from. `invalidIri` looks it up.
  */
-export function n3IriChecks(lineMode: boolean): { options: { factory: RDF.DataFactory; lexer: N3Lexer }; invalidIri: (quad: Quad) => RdfSyntaxError | undefined } {
+export function n3IriChecks(lineMode: boolean): {
+  options: { factory: RDF.DataFactory; lexer: N3Lexer };
+  invalidIri: (quad: Quad) => RdfSyntaxError | undefined;
+} {
   const lexer = new N3Lexer({ lineMode });
   const errors = new WeakMap<Quad, RdfSyntaxError>();
   const checking: RDF.DataFactory = Object.create(factory) as RDF.DataFactory;
@@ -112,9 +120,7 @@ function scopedBlankNodeFactory(): RDF.DataFactory {
 /** JSON-LD remote contexts would mean network access from a load: refused. */
 class OfflineDocumentLoader {
   load(url: string): Promise<never> {
-    return Promise.reject(
-      new RdfSyntaxError(`remote JSON-LD contexts are not fetched (${url}); inline the context in the document instead`),
-    );
+    return Promise.reject(new RdfSyntaxError(`remote JSON-LD contexts are not fetched (${url}); inline the context in the document instead`));
   }
 }
 
@@ -131,4 +137,3 @@ function xmlSyntaxError(error: Error): Error {
   const column = Number(match[2] ?? match[4]);
   return new RdfSyntaxError(error.message.slice(match[0].length), line, column);
 }
-

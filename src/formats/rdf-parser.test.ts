@@ -25,7 +25,10 @@ describe('parseRdf', () => {
     const byName = await collect(parseRdf(TURTLE, 'turtle'));
     const byType = await collect(parseRdf(TURTLE, 'text/turtle; charset=utf-8'));
     assert.equal(byName.length, 3);
-    assert.deepEqual(byType.map((q) => termKey(q.object)), byName.map((q) => termKey(q.object)));
+    assert.deepEqual(
+      byType.map((q) => termKey(q.object)),
+      byName.map((q) => termKey(q.object)),
+    );
   });
 
   it('reads a stream in batches of the requested size', async () => {
@@ -49,7 +52,10 @@ describe('parseRdf', () => {
     assert.ok(triples.every((q) => q.graph.equals(ex('g'))));
     const nquads = '<http://example.org/a> <http://example.org/b> "1" .\n<http://example.org/a> <http://example.org/b> "2" <http://example.org/other> .\n';
     const quads = await collect(parseRdf(nquads, 'nquads', { graph: ex('g') }));
-    assert.deepEqual(quads.map((q) => q.graph.value), ['http://example.org/g', 'http://example.org/other']);
+    assert.deepEqual(
+      quads.map((q) => q.graph.value),
+      ['http://example.org/g', 'http://example.org/other'],
+    );
   });
 
   it('resolves relative IRIs against the base IRI', async () => {
@@ -118,8 +124,10 @@ describe('parseRdf and invalid IRIs (RFC 3987)', () => {
   /** A bad IRI on line 3 of each format (a datatype in N-Quads, a graph name in TriG). */
   const DOCUMENTS: Record<string, (iri: string) => string> = {
     turtle: (iri) => `@prefix ex: <http://x.example/> .\nex:s ex:p 1 .\nex:s ex:p <${iri}> .\nex:s ex:p 4 .\n`,
-    ntriples: (iri) => `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<${iri}> <http://x.example/p> "3" .\n`,
-    nquads: (iri) => `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<http://x.example/s> <http://x.example/p> "3"^^<${iri}> .\n`,
+    ntriples: (iri) =>
+      `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<${iri}> <http://x.example/p> "3" .\n`,
+    nquads: (iri) =>
+      `<http://x.example/s> <http://x.example/p> "1" .\n<http://x.example/s> <http://x.example/p> "2" .\n<http://x.example/s> <http://x.example/p> "3"^^<${iri}> .\n`,
     trig: (iri) => `<http://x.example/g> {\n<http://x.example/s> <http://x.example/p> 1 }\n<${iri}> { <http://x.example/s> <http://x.example/p> 3 }\n`,
     rdfxml: (iri) =>
       `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://x.example/">\n<rdf:Description rdf:about="http://x.example/s"><ex:p>1</ex:p></rdf:Description>\n<rdf:Description rdf:about="${iri}"><ex:p>3</ex:p></rdf:Description>\n</rdf:RDF>`,
@@ -163,10 +171,20 @@ describe('parseRdf and invalid IRIs (RFC 3987)', () => {
   });
 
   it('reads odd but valid IRIs, and relative ones resolved against the base', async () => {
-    for (const iri of ['http://[::1]:8080/a', 'http://x.example:/p', 'http://x.example/caf\u00e9#', 'urn:isbn:0451450523', 'mailto:a@x.example', 'http://x.example/%C3%A9']) {
+    for (const iri of [
+      'http://[::1]:8080/a',
+      'http://x.example:/p',
+      'http://x.example/caf\u00e9#',
+      'urn:isbn:0451450523',
+      'mailto:a@x.example',
+      'http://x.example/%C3%A9',
+    ]) {
       for (const [format, document] of Object.entries(DOCUMENTS)) assert.ok((await collect(parseRdf(document(iri), format))).length >= 2, `${format} ${iri}`);
     }
     const resolved = await collect(parseRdf('<a#> <../p> <c?d#e> .', 'turtle', { baseIri: 'http://[::1]/x/y' }));
-    assert.deepEqual([resolved[0]!.subject.value, resolved[0]!.predicate.value, resolved[0]!.object.value], ['http://[::1]/x/a#', 'http://[::1]/p', 'http://[::1]/x/c?d#e']);
+    assert.deepEqual(
+      [resolved[0]!.subject.value, resolved[0]!.predicate.value, resolved[0]!.object.value],
+      ['http://[::1]/x/a#', 'http://[::1]/p', 'http://[::1]/x/c?d#e'],
+    );
   });
 });

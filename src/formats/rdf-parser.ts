@@ -70,11 +70,7 @@ type ParserStream = NodeJS.ReadWriteStream & { destroy(error?: Error): unknown }
  * the iterable can be read once. An unknown format throws a ProtocolError at once; syntax errors
  * reject the iteration with an {@link RdfSyntaxError}.
  */
-export function parseRdf(
-  input: NodeJS.ReadableStream | string,
-  format: ParseableRdfFormat | string,
-  options: ParseRdfOptions = {},
-): AsyncIterable<Quad[]> {
+export function parseRdf(input: NodeJS.ReadableStream | string, format: ParseableRdfFormat | string, options: ParseRdfOptions = {}): AsyncIterable<Quad[]> {
   const resolved = parseableRdfFormat(format);
   if (resolved === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(format)}`);
   return readBatches(input, async () => (await import('./rdf-parser-setup.js')).createParser(resolved, options.baseIri), options);
@@ -166,7 +162,7 @@ function readBatches(input: NodeJS.ReadableStream | string, setUp: () => Promise
 
 /** A string in slices of about STRING_SLICE characters, no surrogate pair cut in two (it would not survive encoding). */
 function* stringSlices(text: string): Generator<string> {
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(at + STRING_SLICE, text.length);
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
     yield text.slice(at, end);

@@ -77,7 +77,12 @@ describe('RDF 1.2 round trip', () => {
       const text = serialize(format, quads);
       const parsed = await collect(parseRdf(text, format));
       assert.deepEqual(canonicalQuads(parsed), canonicalQuads(graphs ? quads : asTriples(quads)), text);
-      const blankNodes = new Set(parsed.flatMap((q) => [q.subject, q.object.termType === 'Quad' ? q.object.subject : q.object]).filter((t) => t.termType === 'BlankNode').map((t) => t.value));
+      const blankNodes = new Set(
+        parsed
+          .flatMap((q) => [q.subject, q.object.termType === 'Quad' ? q.object.subject : q.object])
+          .filter((t) => t.termType === 'BlankNode')
+          .map((t) => t.value),
+      );
       assert.equal(blankNodes.size, 1, `the blank node in the triple term is the one outside it:\n${text}`);
     });
   }
@@ -85,6 +90,9 @@ describe('RDF 1.2 round trip', () => {
   it('JSON-LD carries directions and refuses a triple term, naming the formats that carry one', async () => {
     const directional = [factory.quad(ex('s'), ex('p'), directionalLiteral('مرحبا', 'ar', 'rtl'))];
     assert.deepEqual(canonicalQuads(await collect(parseRdf(serialize('jsonld', directional), 'jsonld'))), canonicalQuads(directional));
-    assert.throws(() => serialize('jsonld', rdf12Quads(false)), (error: unknown) => error instanceof SerializationError && /JSON-LD cannot carry RDF 1\.2 triple terms; choose N-Triples/.test(error.message));
+    assert.throws(
+      () => serialize('jsonld', rdf12Quads(false)),
+      (error: unknown) => error instanceof SerializationError && /JSON-LD cannot carry RDF 1\.2 triple terms; choose N-Triples/.test(error.message),
+    );
   });
 });

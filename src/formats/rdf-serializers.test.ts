@@ -31,19 +31,20 @@ describe('N-Triples and N-Quads', () => {
     const text = write('ntriples', {}, [q(s, ex('p'), ex('o')), q(s, ex('q'), ex('o'))], [q(s, ex('r'), ex('o')), q(t, ex('p'), s), q(s, ex('p'), t)]);
     assert.equal(
       text,
-      [`<${EX}s> <${EX}p> <${EX}o> .`, `<${EX}s> <${EX}q> <${EX}o> .`, `<${EX}s> <${EX}r> <${EX}o> .`, `_:t <${EX}p> <${EX}s> .`, `<${EX}s> <${EX}p> _:t .`, ''].join('\n'),
+      [
+        `<${EX}s> <${EX}p> <${EX}o> .`,
+        `<${EX}s> <${EX}q> <${EX}o> .`,
+        `<${EX}s> <${EX}r> <${EX}o> .`,
+        `_:t <${EX}p> <${EX}s> .`,
+        `<${EX}s> <${EX}p> _:t .`,
+        '',
+      ].join('\n'),
     );
   });
 
   it('writes language tags, datatypes, blank nodes, and graphs only in N-Quads', () => {
-    const quads = [
-      q(blankNode('b1'), ex('p'), literal('chat', 'fr'), ex('g')),
-      q(ex('s'), ex('p'), literal('1', namedNode(xsd.integer))),
-    ];
-    assert.equal(
-      write('nquads', {}, quads),
-      `_:b1 <${EX}p> "chat"@fr <${EX}g> .\n<${EX}s> <${EX}p> "1"^^<${xsd.integer}> .\n`,
-    );
+    const quads = [q(blankNode('b1'), ex('p'), literal('chat', 'fr'), ex('g')), q(ex('s'), ex('p'), literal('1', namedNode(xsd.integer)))];
+    assert.equal(write('nquads', {}, quads), `_:b1 <${EX}p> "chat"@fr <${EX}g> .\n<${EX}s> <${EX}p> "1"^^<${xsd.integer}> .\n`);
     assert.equal(write('ntriples', {}, quads), `_:b1 <${EX}p> "chat"@fr .\n<${EX}s> <${EX}p> "1"^^<${xsd.integer}> .\n`);
   });
 
@@ -76,7 +77,11 @@ describe('Turtle and TriG', () => {
 
   it('falls back to <...> when a local name is not a valid PN_LOCAL, and skips invalid prefix names', () => {
     const objects = ['a/b', 'ends.', 'a b', '%zz', 'x?y', '-start'].map((local) => namedNode(EX + local));
-    const text = write('turtle', { ex: EX, 'bad prefix': 'http://other.example/' }, objects.map((o) => q(ex('s'), ex('p'), o)));
+    const text = write(
+      'turtle',
+      { ex: EX, 'bad prefix': 'http://other.example/' },
+      objects.map((o) => q(ex('s'), ex('p'), o)),
+    );
     assert.ok(!text.includes('bad prefix'));
     for (const o of objects) assert.ok(!text.includes('ex:' + o.value.slice(EX.length) + ' '), o.value);
     assert.ok(text.includes('<http://example.org/a/b>'));
@@ -98,10 +103,7 @@ describe('Turtle and TriG', () => {
       q(ex('b'), ex('p'), literal('3')),
       q(ex('c'), ex('p'), literal('4'), blankNode('g2')),
     ]);
-    assert.equal(
-      text,
-      '@prefix ex: <http://example.org/> .\n\nex:g {\n    ex:a ex:p "1", "2" .\n}\nex:b ex:p "3" .\n_:g2 {\n    ex:c ex:p "4" .\n}\n',
-    );
+    assert.equal(text, '@prefix ex: <http://example.org/> .\n\nex:g {\n    ex:a ex:p "1", "2" .\n}\nex:b ex:p "3" .\n_:g2 {\n    ex:c ex:p "4" .\n}\n');
   });
 });
 
@@ -138,11 +140,14 @@ describe('RDF/XML', () => {
 
   it('fails clearly on a predicate that has no XML QName', () => {
     for (const iri of ['http://example.org/123', 'http://example.org/p/', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#Description']) {
-      assert.throws(() => write('rdfxml', {}, [q(ex('s'), namedNode(iri), literal('x'))]), (error: unknown) => {
-        assert.ok(error instanceof SerializationError);
-        assert.ok(error.message.includes(iri));
-        return true;
-      });
+      assert.throws(
+        () => write('rdfxml', {}, [q(ex('s'), namedNode(iri), literal('x'))]),
+        (error: unknown) => {
+          assert.ok(error instanceof SerializationError);
+          assert.ok(error.message.includes(iri));
+          return true;
+        },
+      );
     }
   });
 

@@ -11,4 +11,3 @@ export class RdfSyntaxError extends SparqlSyntaxError {
     if (line !== undefined && column === undefined) this.message = `${message} (line ${line})`;
   }
 }
-

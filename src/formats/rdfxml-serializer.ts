@@ -32,9 +32,7 @@ const NCNAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*$`, 'u');
 
 /** rdf: names that the RDF/XML grammar does not accept (or rewrites) as property elements. */
 const FORBIDDEN_PROPERTIES = new Set(
-  ['RDF', 'ID', 'about', 'parseType', 'resource', 'nodeID', 'datatype', 'Description', 'li', 'aboutEach', 'aboutEachPrefix', 'bagID'].map(
-    (name) => RDF + name,
-  ),
+  ['RDF', 'ID', 'about', 'parseType', 'resource', 'nodeID', 'datatype', 'Description', 'li', 'aboutEach', 'aboutEachPrefix', 'bagID'].map((name) => RDF + name),
 );
 
 const CACHE_LIMIT = 50_000;
@@ -100,11 +98,21 @@ export class RdfXmlSerializer implements QuadsSerializer {
       }
       case 'Quad':
         return (
-          indent + open + ' ' + RDF_12 + ' rdf:parseType="Triple">\n' +
-          indent + '  <rdf:Description ' + nodeAttribute('about', object.subject) + '>\n' +
+          indent +
+          open +
+          ' ' +
+          RDF_12 +
+          ' rdf:parseType="Triple">\n' +
+          indent +
+          '  <rdf:Description ' +
+          nodeAttribute('about', object.subject) +
+          '>\n' +
           this.property(object.predicate, object.object, indent + '    ') +
-          indent + '  </rdf:Description>\n' +
-          indent + close + '\n'
+          indent +
+          '  </rdf:Description>\n' +
+          indent +
+          close +
+          '\n'
         );
       default:
         throw unsupportedTerm(object);
@@ -127,9 +135,7 @@ export class RdfXmlSerializer implements QuadsSerializer {
     }
     const start = localNameStart(iri);
     if (start <= 0) {
-      throw new SerializationError(
-        `the predicate <${iri}> cannot be written in RDF/XML: its IRI does not end in a valid XML name; choose another format`,
-      );
+      throw new SerializationError(`the predicate <${iri}> cannot be written in RDF/XML: its IRI does not end in a valid XML name; choose another format`);
     }
     const local = iri.slice(start);
     const namespace = iri.slice(0, start);

@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  csvValueOf,
-  parseSparqlResults,
-  parseTsvTerm,
-  ResultsFormatError,
-  streamSparqlResults,
-  type ParsedResults,
-} from './results-parser.js';
+import { csvValueOf, parseSparqlResults, parseTsvTerm, ResultsFormatError, streamSparqlResults, type ParsedResults } from './results-parser.js';
 import { resultsFormatOf } from './format-table.js';
 import { blankNode, directionalLiteral, literal, namedNode, termToString, tripleTerm, typedLiteral } from '../rdf/terms.js';
 import { createSolutionsSerializer } from './serializers.js';
@@ -224,7 +217,10 @@ test('SPARQL 1.2: triple terms and base directions round-trip through JSON, XML 
   const p = namedNode('http://example/p');
   const rtl = directionalLiteral('قطة', 'ar', 'rtl');
   const nested = tripleTerm(s, p, tripleTerm(blankNode('b0'), p, rtl));
-  const rows: SolutionRow[] = [[nested, rtl], [tripleTerm(s, p, typedLiteral('1', `${XSD}integer`)), undefined]];
+  const rows: SolutionRow[] = [
+    [nested, rtl],
+    [tripleTerm(s, p, typedLiteral('1', `${XSD}integer`)), undefined],
+  ];
   for (const format of ['json', 'xml', 'tsv'] as const) {
     const sink = new StringSink();
     const serializer = createSolutionsSerializer(format, sink);
@@ -235,7 +231,11 @@ test('SPARQL 1.2: triple terms and base directions round-trip through JSON, XML 
     assert.equal(parsed.kind, 'bindings');
     if (parsed.kind !== 'bindings') continue;
     const shown = parsed.rows.map((row) => row.map((term) => (term ? termToString(term) : '')));
-    assert.deepEqual(shown, rows.map((row) => row.map((term) => (term ? termToString(term) : ''))), format);
+    assert.deepEqual(
+      shown,
+      rows.map((row) => row.map((term) => (term ? termToString(term) : ''))),
+      format,
+    );
     assert.deepEqual(show(await streamed(sink.text, format, 7)), show(parsed), `${format}, streamed`);
   }
 });

@@ -32,23 +32,17 @@ export function parseSparqlResults(text: string, mediaTypeOrExtension: string): 
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Streaming: rows as they arrive, for answers of other endpoints that may be large
 
-export type StreamedResults =
-  | { kind: 'bindings'; variables: string[]; rows: AsyncIterable<SolutionRow[]> }
-  | { kind: 'boolean'; value: boolean };
+export type StreamedResults = { kind: 'bindings'; variables: string[]; rows: AsyncIterable<SolutionRow[]> } | { kind: 'boolean'; value: boolean };
 
 /**
  * Reads a results document from a stream of chunks. Resolves once the variables (or the boolean)
  * are known; the rows then arrive in batches as the chunks do. Only one row batch is parsed
  * ahead of the consumer, and a consumer that stops early stops reading the stream.
  */
-export async function streamSparqlResults(
-  chunks: AsyncIterable<string | Uint8Array>,
-  mediaTypeOrExtension: string,
-): Promise<StreamedResults> {
+export async function streamSparqlResults(chunks: AsyncIterable<string | Uint8Array>, mediaTypeOrExtension: string): Promise<StreamedResults> {
   const reader = incrementalReaderFor(mediaTypeOrExtension);
   const decoder = new TextDecoder();
   const iterator = chunks[Symbol.asyncIterator]();
@@ -104,4 +98,3 @@ function incrementalReaderFor(mediaTypeOrExtension: string): IncrementalReader {
       throw new ResultsFormatError(`not a SPARQL results format: ${mediaTypeOrExtension}`);
   }
 }
-

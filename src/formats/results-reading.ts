@@ -6,10 +6,7 @@ import type { SolutionRow, Term } from '../rdf/index.js';
 import type { Quad_Object } from '@rdfjs/types';
 import { directionalLiteral, literal, tripleTerm, typedLiteral } from '../rdf/index.js';
 
-export type ParsedResults =
-  | { kind: 'bindings'; variables: string[]; rows: SolutionRow[] }
-  | { kind: 'boolean'; value: boolean };
-
+export type ParsedResults = { kind: 'bindings'; variables: string[]; rows: SolutionRow[] } | { kind: 'boolean'; value: boolean };
 
 /** A results document that does not follow its format. */
 export class ResultsFormatError extends Error {
@@ -18,7 +15,6 @@ export class ResultsFormatError extends Error {
     this.name = 'ResultsFormatError';
   }
 }
-
 
 /** What a format's incremental reader finds in the text it has been given so far. */
 export type ResultsEvent = { type: 'head'; variables: string[] } | { type: 'boolean'; value: boolean } | { type: 'row'; row: SolutionRow };
@@ -43,4 +39,3 @@ export function tripleTermOf(subject: Term, predicate: Term, object: Term, forma
   }
   return tripleTerm(subject, predicate, object as Quad_Object);
 }
-

@@ -107,9 +107,7 @@ export function parseTsvResults(text: string): ParsedResults {
   const rows = lines.slice(1).map((line, index) => {
     const fields = variables.length === 0 && line === '' ? [] : line.split('\t');
     if (fields.length !== variables.length) {
-      throw new ResultsFormatError(
-        `TSV results: line ${index + 2} has ${fields.length} fields under ${variables.length} columns`,
-      );
+      throw new ResultsFormatError(`TSV results: line ${index + 2} has ${fields.length} fields under ${variables.length} columns`);
     }
     return tsvRow(fields);
   });
@@ -211,18 +209,13 @@ function unescapeAt(text: string, at: number): [string, number] {
 }
 
 function unescapeIri(iri: string): string {
-  return iri.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_m, short: string, long: string) =>
-    String.fromCodePoint(parseInt(short ?? long, 16)),
-  );
+  return iri.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_m, short: string, long: string) => String.fromCodePoint(parseInt(short ?? long, 16)));
 }
-
 
 /** The incremental TSV reader: a header line, then a row per line. */
 export function tsvReader(): IncrementalReader {
   return new LineReader((line, isHeader) =>
-    isHeader
-      ? { type: 'head', variables: line === '' ? [] : line.split('\t').map(tsvVariableName) }
-      : { type: 'row', row: tsvRow(line.split('\t')) },
+    isHeader ? { type: 'head', variables: line === '' ? [] : line.split('\t').map(tsvVariableName) } : { type: 'row', row: tsvRow(line.split('\t')) },
   );
 }
 
@@ -295,4 +288,3 @@ export class CsvReader implements IncrementalReader {
     return events;
   }
 }
-

@@ -61,7 +61,6 @@ function jsonTerm(term: JsonTerm): Term {
   }
 }
 
-
 interface JsonFrame {
   kind: 'object' | 'array';
   /** The key whose value is being read (objects only). */
@@ -151,12 +150,7 @@ export class JsonReader implements IncrementalReader {
   }
 
   private isBindingsArray(): boolean {
-    return (
-      this.frames.length === 3 &&
-      this.frames[0].key === 'results' &&
-      this.frames[1].key === 'bindings' &&
-      this.frames[2].kind === 'array'
-    );
+    return this.frames.length === 3 && this.frames[0].key === 'results' && this.frames[1].key === 'bindings' && this.frames[2].kind === 'array';
   }
 
   private captured(text: string): ResultsEvent[] {
@@ -191,4 +185,3 @@ export class JsonReader implements IncrementalReader {
     this.stringStart -= keepFrom;
   }
 }
-

@@ -80,7 +80,15 @@ export function jsonTerm(term: Term): string {
     }
     case 'Quad':
       // SPARQL 1.2: a triple term's value is an object of its three parts.
-      return '{"type":"triple","value":{"subject":' + jsonTerm(term.subject) + ',"predicate":' + jsonTerm(term.predicate) + ',"object":' + jsonTerm(term.object) + '}}';
+      return (
+        '{"type":"triple","value":{"subject":' +
+        jsonTerm(term.subject) +
+        ',"predicate":' +
+        jsonTerm(term.predicate) +
+        ',"object":' +
+        jsonTerm(term.object) +
+        '}}'
+      );
     default:
       throw unsupportedTerm(term);
   }

@@ -135,7 +135,14 @@ describe('SPARQL JSON results', () => {
 
 describe('SPARQL XML results', () => {
   it('escapes markup and keeps CR; language tags and datatypes as attributes', () => {
-    const text = select('xml', ['x', 'y'], [[literal('<a href="x">&</a>\r\n'), literal('chat', 'fr')], [literal('4', namedNode(xsd.integer)), undefined]]);
+    const text = select(
+      'xml',
+      ['x', 'y'],
+      [
+        [literal('<a href="x">&</a>\r\n'), literal('chat', 'fr')],
+        [literal('4', namedNode(xsd.integer)), undefined],
+      ],
+    );
     assert.equal(
       text,
       '<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n<head>\n' +
@@ -164,7 +171,14 @@ describe('SPARQL XML results', () => {
 
 describe('SPARQL CSV and TSV results', () => {
   it('CSV quotes fields with quotes, commas and line breaks', () => {
-    const text = select('csv', ['a', 'b'], [[literal('say "hi"'), literal('a,b')], [literal('x\r\ny'), literal('tab\tok')]]);
+    const text = select(
+      'csv',
+      ['a', 'b'],
+      [
+        [literal('say "hi"'), literal('a,b')],
+        [literal('x\r\ny'), literal('tab\tok')],
+      ],
+    );
     assert.equal(text, 'a,b\r\n"say ""hi""","a,b"\r\n"x\r\ny",tab\tok\r\n');
   });
 
@@ -174,7 +188,11 @@ describe('SPARQL CSV and TSV results', () => {
   });
 
   it('TSV writes numbers bare only when Turtle reads them back unchanged', () => {
-    const text = select('tsv', ['n'], [[literal('1.5e3', namedNode(xsd.double))], [literal('12', namedNode(xsd.integer))], [literal('1.', namedNode(xsd.decimal))]]);
+    const text = select(
+      'tsv',
+      ['n'],
+      [[literal('1.5e3', namedNode(xsd.double))], [literal('12', namedNode(xsd.integer))], [literal('1.', namedNode(xsd.decimal))]],
+    );
     assert.equal(text, `?n\n1.5e3\n12\n"1."^^<${xsd.decimal}>\n`);
   });
 

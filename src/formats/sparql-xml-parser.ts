@@ -173,7 +173,6 @@ function parseXml(text: string): XmlElement {
   return root;
 }
 
-
 /**
  * XML results cut at element boundaries: the head once <results> or <boolean> starts, then each
  * complete <result> element on its own.
@@ -190,9 +189,7 @@ export class XmlReader implements IncrementalReader {
       if (booleanMatch) return [{ type: 'boolean', value: xmlBoolean(decodeEntities(booleanMatch[1])) }];
       const resultsStart = /<(?:[\w.-]+:)?results[\s/>]/.exec(this.buffer);
       if (!resultsStart) return [];
-      const headText = /<(?:[\w.-]+:)?head\s*\/>|<(?:[\w.-]+:)?head[\s>][\s\S]*?<\/(?:[\w.-]+:)?head\s*>/.exec(
-        this.buffer.slice(0, resultsStart.index),
-      );
+      const headText = /<(?:[\w.-]+:)?head\s*\/>|<(?:[\w.-]+:)?head[\s>][\s\S]*?<\/(?:[\w.-]+:)?head\s*>/.exec(this.buffer.slice(0, resultsStart.index));
       const head = headText ? parseXml(headText[0]) : undefined;
       const variables = head ? childElements(head, 'variable').map((v) => requiredAttribute(v, 'name')) : [];
       this.columnOf = new Map(variables.map((name, index) => [name, index]));
@@ -214,4 +211,3 @@ export class XmlReader implements IncrementalReader {
     return [];
   }
 }
-

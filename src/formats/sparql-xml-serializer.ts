@@ -67,7 +67,15 @@ export function xmlTerm(term: Term): string {
       return '<literal datatype="' + escapeXmlAttribute(dt) + '">' + text;
     }
     case 'Quad':
-      return '<triple><subject>' + xmlTerm(term.subject) + '</subject><predicate>' + xmlTerm(term.predicate) + '</predicate><object>' + xmlTerm(term.object) + '</object></triple>';
+      return (
+        '<triple><subject>' +
+        xmlTerm(term.subject) +
+        '</subject><predicate>' +
+        xmlTerm(term.predicate) +
+        '</predicate><object>' +
+        xmlTerm(term.object) +
+        '</object></triple>'
+      );
     default:
       throw unsupportedTerm(term);
   }

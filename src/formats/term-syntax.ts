@@ -62,9 +62,7 @@ export function unsupportedTerm(term: Term): SerializationError {
 
 /** The error of a format that has no way to write an RDF 1.2 triple term. */
 export function tripleTermRefused(format: string): SerializationError {
-  return new SerializationError(
-    `${format} cannot carry RDF 1.2 triple terms; choose N-Triples, N-Quads, Turtle, TriG or RDF/XML for data that holds them`,
-  );
+  return new SerializationError(`${format} cannot carry RDF 1.2 triple terms; choose N-Triples, N-Quads, Turtle, TriG or RDF/XML for data that holds them`);
 }
 
 const INTEGER = /^[+-]?[0-9]+$/;

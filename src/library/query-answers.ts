@@ -35,9 +35,17 @@ export function answerOf(result: Exclude<QueryResult, { kind: 'explain' }>): Que
     case 'boolean':
       return { type: 'boolean', value: result.value };
     case 'bindings':
-      return withToArray<Bindings, Omit<SelectAnswer, 'toArray'>>({ type: 'bindings', variables: result.variables, [Symbol.asyncIterator]: () => solutions(result.variables, result.rows) });
+      return withToArray<Bindings, Omit<SelectAnswer, 'toArray'>>({
+        type: 'bindings',
+        variables: result.variables,
+        [Symbol.asyncIterator]: () => solutions(result.variables, result.rows),
+      });
     case 'quads':
-      return withToArray<RDF.Quad, Omit<QuadsAnswer, 'toArray'>>({ type: 'quads', prefixes: result.prefixes, [Symbol.asyncIterator]: () => flatten(result.quads) });
+      return withToArray<RDF.Quad, Omit<QuadsAnswer, 'toArray'>>({
+        type: 'quads',
+        prefixes: result.prefixes,
+        [Symbol.asyncIterator]: () => flatten(result.quads),
+      });
   }
 }
 

@@ -118,7 +118,8 @@ describe('a store opened as a library', () => {
   });
 
   it('stops a query at its time limit and at an AbortSignal', async () => {
-    const slow = 'SELECT (COUNT(*) AS ?n) { VALUES ?a { 1 2 3 4 5 6 7 8 9 10 } ?s ?p ?o . ?s2 ?p2 ?o2 . ?s3 ?p3 ?o3 . ?s4 ?p4 ?o4 . ?s5 ?p5 ?o5 . ?s6 ?p6 ?o6 . ?s7 ?p7 ?o7 . ?s8 ?p8 ?o8 . ?s9 ?p9 ?o9 . ?s10 ?p10 ?o10 . ?s11 ?p11 ?o11 . ?s12 ?p12 ?o12 . ?s13 ?p13 ?o13 . ?s14 ?p14 ?o14 . ?s15 ?p15 ?o15 . ?s16 ?p16 ?o16 }';
+    const slow =
+      'SELECT (COUNT(*) AS ?n) { VALUES ?a { 1 2 3 4 5 6 7 8 9 10 } ?s ?p ?o . ?s2 ?p2 ?o2 . ?s3 ?p3 ?o3 . ?s4 ?p4 ?o4 . ?s5 ?p5 ?o5 . ?s6 ?p6 ?o6 . ?s7 ?p7 ?o7 . ?s8 ?p8 ?o8 . ?s9 ?p9 ?o9 . ?s10 ?p10 ?o10 . ?s11 ?p11 ?o11 . ?s12 ?p12 ?o12 . ?s13 ?p13 ?o13 . ?s14 ?p14 ?o14 . ?s15 ?p15 ?o15 . ?s16 ?p16 ?o16 }';
     await assert.rejects(async () => (await store.select(slow, { timeoutMs: 200 })).toArray(), TimeoutError);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
@@ -126,7 +127,8 @@ describe('a store opened as a library', () => {
   });
 
   it('stops a query past its memory budget', async () => {
-    const sort = 'SELECT ?k { VALUES ?a { 1 2 3 4 5 6 7 8 9 10 } VALUES ?b { 1 2 3 4 5 6 7 8 9 10 } VALUES ?c { 1 2 3 4 5 6 7 8 9 10 } VALUES ?d { 1 2 3 4 5 6 7 8 9 10 } BIND(CONCAT(STR(?a), STR(?b), STR(?c), STR(?d), "a long enough string to take room") AS ?k) } ORDER BY ?k';
+    const sort =
+      'SELECT ?k { VALUES ?a { 1 2 3 4 5 6 7 8 9 10 } VALUES ?b { 1 2 3 4 5 6 7 8 9 10 } VALUES ?c { 1 2 3 4 5 6 7 8 9 10 } VALUES ?d { 1 2 3 4 5 6 7 8 9 10 } BIND(CONCAT(STR(?a), STR(?b), STR(?c), STR(?d), "a long enough string to take room") AS ?k) } ORDER BY ?k';
     await assert.rejects(async () => (await store.select(sort, { memoryBudget: 64 * 1024 })).toArray(), ResourceLimitError);
   });
 });
@@ -205,7 +207,11 @@ describe('the RDF/JS Store interface', () => {
     await done(store.import(Readable.from(quads) as unknown as RDF.Stream<RDF.Quad>));
     const all = await collect(store.match());
     assert.equal(all.length, 3);
-    for (const quad of quads) assert.ok(all.some((q) => q.equals(quad)), `${quad.subject.value} ${quad.predicate.value}`);
+    for (const quad of quads)
+      assert.ok(
+        all.some((q) => q.equals(quad)),
+        `${quad.subject.value} ${quad.predicate.value}`,
+      );
     assert.equal((await collect(store.match(null, ex('p')))).length, 2);
     assert.equal((await collect(store.match(null, null, null, $.defaultGraph()))).length, 1);
     assert.equal((await collect(store.match(ex('b'), null, null, ex('g')))).length, 1);
@@ -219,7 +225,10 @@ describe('the RDF/JS Store interface', () => {
   });
 
   it('names a stored blank node by the term match or a query gave: match and remove find that node', async () => {
-    await store.load('_:x <http://example.org/p> "1" ; <http://example.org/q> _:y . _:y <http://example.org/p> "2" .', { format: 'turtle', graph: 'http://example.org/bnodes' });
+    await store.load('_:x <http://example.org/p> "1" ; <http://example.org/q> _:y . _:y <http://example.org/p> "2" .', {
+      format: 'turtle',
+      graph: 'http://example.org/bnodes',
+    });
     const g = ex('bnodes');
     const [link] = await collect(store.match(null, ex('q'), null, g));
     const x = link!.subject;
@@ -234,7 +243,10 @@ describe('the RDF/JS Store interface', () => {
     assert.equal((await collect(store.match($.blankNode('not-stored')))).length, 0);
 
     await done(store.remove(Readable.from([$.quad(x, ex('p'), $.literal('1'), g)]) as unknown as RDF.Stream<RDF.Quad>));
-    assert.deepEqual((await collect(store.match(x, null, null, g))).map((q) => q.predicate.value), [ex('q').value]);
+    assert.deepEqual(
+      (await collect(store.match(x, null, null, g))).map((q) => q.predicate.value),
+      [ex('q').value],
+    );
     await done(store.removeMatches(y));
     assert.equal((await collect(store.match(null, null, null, g))).length, 1);
     await done(store.deleteGraph(g));
@@ -259,10 +271,17 @@ describe('the RDF/JS Store interface', () => {
     await done(store.import(Readable.from(quads) as unknown as RDF.Stream<RDF.Quad>));
     const all = await collect(store.match());
     assert.equal(all.length, 3);
-    for (const quad of quads) assert.ok(all.some((q) => q.equals(quad)), `${quad.subject.value} ${quad.predicate.value}`);
+    for (const quad of quads)
+      assert.ok(
+        all.some((q) => q.equals(quad)),
+        `${quad.subject.value} ${quad.predicate.value}`,
+      );
     let nquads = '';
     for await (const chunk of store.dump()) nquads += chunk;
-    assert.match(nquads, /<<\( <http:\/\/example\.org\/r> <http:\/\/example\.org\/p> <<\( <http:\/\/example\.org\/s> <http:\/\/example\.org\/p> <http:\/\/example\.org\/o> \)>> \)>> <http:\/\/example\.org\/g12> \./);
+    assert.match(
+      nquads,
+      /<<\( <http:\/\/example\.org\/r> <http:\/\/example\.org\/p> <<\( <http:\/\/example\.org\/s> <http:\/\/example\.org\/p> <http:\/\/example\.org\/o> \)>> \)>> <http:\/\/example\.org\/g12> \./,
+    );
     assert.match(nquads, /"مرحبا"@ar--rtl \./);
   });
 });
@@ -296,7 +315,6 @@ describe('loading a stream larger than the memory it may take', () => {
       await store.close();
     }
   });
-
 });
 
 describe('opening and closing', () => {

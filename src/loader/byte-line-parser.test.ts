@@ -174,33 +174,41 @@ test('literals are read four bytes at a time: a quote, backslash or non-ASCII ch
 const RDF12 = fileURLToPath(new URL('../../../../shared/rdf-tests/rdf/rdf12/', import.meta.url));
 const RDF12_FOLDERS = ['rdf-n-triples/syntax', 'rdf-n-triples/c14n', 'rdf-n-quads/syntax', 'rdf-n-quads/c14n'];
 
-test('RDF 1.2 N-Triples and N-Quads: the bulk loader reads every valid document as N3.js does, and refuses every invalid one', { skip: !existsSync(RDF12) && 'test suites not found' }, () => {
-  let checked = 0;
-  for (const folder of RDF12_FOLDERS) {
-    const quads = folder.includes('n-quads');
-    for (const name of readdirSync(join(RDF12, folder)).filter((file) => /\.n[tq]$/.test(file))) {
-      const text = readFileSync(join(RDF12, folder, name), 'utf8');
-      const negative = name.includes('bad');
-      const lines = text.split('\n').filter((line) => line.trim() !== '');
-      const ours = (): string[][] => {
-        const parser = new NQuadsLineParser(quads, PREFIX);
-        const keys: string[][] = [];
-        for (const line of lines) {
-          // Where the byte parser takes a line, it must give the string parser's keys.
-          const fast = byteKeys(line, quads);
-          parser.parseLine(line, (s, p, o, g) => keys.push([s, p, o, g]));
-          if (typeof fast !== 'number') assert.deepEqual(fast, keys.at(-1), `${folder}/${name}: ${line}`);
+test(
+  'RDF 1.2 N-Triples and N-Quads: the bulk loader reads every valid document as N3.js does, and refuses every invalid one',
+  { skip: !existsSync(RDF12) && 'test suites not found' },
+  () => {
+    let checked = 0;
+    for (const folder of RDF12_FOLDERS) {
+      const quads = folder.includes('n-quads');
+      for (const name of readdirSync(join(RDF12, folder)).filter((file) => /\.n[tq]$/.test(file))) {
+        const text = readFileSync(join(RDF12, folder, name), 'utf8');
+        const negative = name.includes('bad');
+        const lines = text.split('\n').filter((line) => line.trim() !== '');
+        const ours = (): string[][] => {
+          const parser = new NQuadsLineParser(quads, PREFIX);
+          const keys: string[][] = [];
+          for (const line of lines) {
+            // Where the byte parser takes a line, it must give the string parser's keys.
+            const fast = byteKeys(line, quads);
+            parser.parseLine(line, (s, p, o, g) => keys.push([s, p, o, g]));
+            if (typeof fast !== 'number') assert.deepEqual(fast, keys.at(-1), `${folder}/${name}: ${line}`);
+          }
+          return keys;
+        };
+        if (negative) {
+          assert.throws(ours, LineSyntaxError, `${folder}/${name} must be refused`);
+        } else {
+          const n3 = new Parser({ format: quads ? 'N-Quads' : 'N-Triples', factory, blankNodePrefix: PREFIX }).parse(text);
+          assert.deepEqual(
+            ours(),
+            n3.map((q) => [q.subject, q.predicate, q.object, q.graph].map(termKey)),
+            `${folder}/${name}`,
+          );
         }
-        return keys;
-      };
-      if (negative) {
-        assert.throws(ours, LineSyntaxError, `${folder}/${name} must be refused`);
-      } else {
-        const n3 = new Parser({ format: quads ? 'N-Quads' : 'N-Triples', factory, blankNodePrefix: PREFIX }).parse(text);
-        assert.deepEqual(ours(), n3.map((q) => [q.subject, q.predicate, q.object, q.graph].map(termKey)), `${folder}/${name}`);
+        checked++;
       }
-      checked++;
     }
-  }
-  assert.ok(checked > 100, `${checked} documents`);
-});
+    assert.ok(checked > 100, `${checked} documents`);
+  },
+);

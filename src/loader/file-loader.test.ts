@@ -101,7 +101,10 @@ _:x :q :o .
   );
   const stores: QuadStore[] = [];
   try {
-    for (const [path, format] of [[trig, 'trig'], [nquads, 'nquads']] as const) {
+    for (const [path, format] of [
+      [trig, 'trig'],
+      [nquads, 'nquads'],
+    ] as const) {
       const store = openStore({ path: join(dir, `store-${format}`) });
       stores.push(store);
       await loadFile(store, { path, format, gzip: false }, {});
@@ -110,8 +113,14 @@ _:x :q :o .
     assert.equal(fromTrig.length, 5);
     assert.deepEqual(fromTrig, fromNquads);
     // The blank node inside the triple term is the document's _:x, not a node of its own.
-    assert.ok(fromTrig.some((row) => row.startsWith('<http://example.org/a> <http://example.org/b> <<( _:b0 ')), fromTrig.join('\n'));
-    assert.ok(fromTrig.some((row) => row.startsWith('_:b0 <http://example.org/q>')), fromTrig.join('\n'));
+    assert.ok(
+      fromTrig.some((row) => row.startsWith('<http://example.org/a> <http://example.org/b> <<( _:b0 ')),
+      fromTrig.join('\n'),
+    );
+    assert.ok(
+      fromTrig.some((row) => row.startsWith('_:b0 <http://example.org/q>')),
+      fromTrig.join('\n'),
+    );
   } finally {
     await Promise.all(stores.map((store) => store.close()));
     rmSync(dir, { recursive: true, force: true });
@@ -122,10 +131,24 @@ _:x :q :o .
 function termVariety(): string {
   const ex = (name: string) => `<http://example.org/${name}>`;
   const objects = [
-    '"plain"', '"x"', '"ab"', '"abc"', '"abcd"', '"a longer literal, of some forty-odd bytes"',
-    '"tagged"@en', '"tagged"@en-GB', '"directed"@ar--rtl', '"42"^^<http://www.w3.org/2001/XMLSchema#integer>',
-    '"explicit string"^^<http://www.w3.org/2001/XMLSchema#string>', '"escaped \\"quote\\" and \\\\ and \\n"',
-    '"\\u00e9t\\u00E9 \\U0001F600"', '"été naïve ☃ 😀"', `"${'long '.repeat(300)}"`, '_:b1', ex('o'), '<http://example.org/é>',
+    '"plain"',
+    '"x"',
+    '"ab"',
+    '"abc"',
+    '"abcd"',
+    '"a longer literal, of some forty-odd bytes"',
+    '"tagged"@en',
+    '"tagged"@en-GB',
+    '"directed"@ar--rtl',
+    '"42"^^<http://www.w3.org/2001/XMLSchema#integer>',
+    '"explicit string"^^<http://www.w3.org/2001/XMLSchema#string>',
+    '"escaped \\"quote\\" and \\\\ and \\n"',
+    '"\\u00e9t\\u00E9 \\U0001F600"',
+    '"été naïve ☃ 😀"',
+    `"${'long '.repeat(300)}"`,
+    '_:b1',
+    ex('o'),
+    '<http://example.org/é>',
     `<<( ${ex('s')} ${ex('p')} "inner" )>>`,
   ];
   const lines = ['# a comment', ''];
@@ -148,7 +171,12 @@ test('the byte-line parser and the word-at-a-time hash load what the string pars
   };
   try {
     const loads: string[][] = [];
-    for (const [lines, hash] of [['1', '1'], ['0', '1'], ['1', '0'], ['0', '0']]) {
+    for (const [lines, hash] of [
+      ['1', '1'],
+      ['0', '1'],
+      ['1', '0'],
+      ['0', '0'],
+    ]) {
       // The parse worker reads its switches from the environment it starts with.
       setEnv('QUIVER_BYTE_LINES', lines);
       setEnv('QUIVER_WORD_HASH', hash);

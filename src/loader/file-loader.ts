@@ -282,7 +282,7 @@ class WriteBatcher {
     this.internNewTerms(batch);
     // Room is made before each run of quads, not checked per quad (a parse batch is usually far
     // smaller than a write batch; tests make write batches smaller).
-    for (let done = 0; done < batch.count; ) {
+    for (let done = 0; done < batch.count;) {
       if (this.count === this.capacity) this.writeAll();
       const n = Math.min(batch.count - done, this.capacity - this.count);
       mapQuads(batch.quads, done, n, this.ids, this.pending, this.count);

@@ -201,7 +201,8 @@ export class LenientTurtleParser {
       if (report) {
         const statement = statements[0]!;
         const context = (error as { context?: { line?: number } }).context;
-        const line = context?.line === undefined || statements.length > 1 ? statement.line : statement.line + Math.max(0, context.line - this.preambleLines - 1);
+        const line =
+          context?.line === undefined || statements.length > 1 ? statement.line : statement.line + Math.max(0, context.line - this.preambleLines - 1);
         this.sink.skipped(`${(error as Error).message.replace(/ on line \d+\.?$/, '')} (line ${line})`, line);
       }
       return undefined;

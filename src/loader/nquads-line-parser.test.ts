@@ -10,13 +10,22 @@ function parse(line: string, quads = true): string[] {
 
 test('statements become canonical term keys; blank nodes get the file prefix', () => {
   assert.deepEqual(parse('<http://a/s> <http://a/p> "x"@EN-gb <http://a/g> .'), ['<http://a/s', '<http://a/p', '@en-gb"x', '<http://a/g']);
-  assert.deepEqual(parse('_:b1 <http://a/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .'), ['_f_b1', '<http://a/p', '^http://www.w3.org/2001/XMLSchema#integer"1', 'D']);
+  assert.deepEqual(parse('_:b1 <http://a/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .'), [
+    '_f_b1',
+    '<http://a/p',
+    '^http://www.w3.org/2001/XMLSchema#integer"1',
+    'D',
+  ]);
   assert.deepEqual(parse('<http://a/s> <http://a/p> "s"^^<http://www.w3.org/2001/XMLSchema#string> . # comment'), ['<http://a/s', '<http://a/p', '"s', 'D']);
   assert.deepEqual(parse('   # only a comment'), []);
 });
 
 test('escapes are resolved in literals and IRIs', () => {
-  assert.deepEqual(parse('<http://a/\\u00e9> <http://a/p> "tab\\there \\"q\\" \\\\ \\U0001F600" .').slice(0, 3), ['<http://a/é', '<http://a/p', '"tab\there "q" \\ 😀']);
+  assert.deepEqual(parse('<http://a/\\u00e9> <http://a/p> "tab\\there \\"q\\" \\\\ \\U0001F600" .').slice(0, 3), [
+    '<http://a/é',
+    '<http://a/p',
+    '"tab\there "q" \\ 😀',
+  ]);
 });
 
 test('errors carry line and column; N-Triples refuses a graph term', () => {

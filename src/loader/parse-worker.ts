@@ -204,19 +204,22 @@ class BatchBuilder {
     const quads = this.quads;
     const { bytes, ends } = table.newTermsSince(this.firstLocal);
     const hashes = hashesOf(bytes, ends);
-    post({
-      type: 'batch',
-      reset: this.reset,
-      firstLocal: this.firstLocal,
-      termBytes: bytes,
-      termEnds: ends,
-      termHashes: hashes,
-      quads,
-      count: this.count,
-      bytesRead: this.bytesRead,
-      statements: this.statements,
-      skipped: this.skipped,
-    }, [quads.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer, hashes.buffer as ArrayBuffer]);
+    post(
+      {
+        type: 'batch',
+        reset: this.reset,
+        firstLocal: this.firstLocal,
+        termBytes: bytes,
+        termEnds: ends,
+        termHashes: hashes,
+        quads,
+        count: this.count,
+        bytesRead: this.bytesRead,
+        statements: this.statements,
+        skipped: this.skipped,
+      },
+      [quads.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer, hashes.buffer as ArrayBuffer],
+    );
     this.inFlight++;
     this.batchSize = Math.min(this.batchSize * 2, this.fullBatchSize);
     this.quads = new Uint32Array(this.batchSize * 4);

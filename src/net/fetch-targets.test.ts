@@ -9,7 +9,19 @@ function addressOf(host: string): string | undefined {
 
 describe('the default target policy', () => {
   it('refuses loopback however the URL spells it', () => {
-    const spellings = ['127.0.0.1', '2130706433', '0x7f.1', '0x7f000001', '0177.0.0.1', '127.1', '127.255.255.254', '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]'];
+    const spellings = [
+      '127.0.0.1',
+      '2130706433',
+      '0x7f.1',
+      '0x7f000001',
+      '0177.0.0.1',
+      '127.1',
+      '127.255.255.254',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+    ];
     for (const spelling of spellings) {
       const address = addressOf(spelling);
       assert.ok(address, spelling);

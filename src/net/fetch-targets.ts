@@ -24,8 +24,20 @@ interface AddressCategory {
 }
 
 const NON_PUBLIC: AddressCategory[] = [
-  { name: 'an unspecified address', subnets: [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']] },
-  { name: 'a loopback address', subnets: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']] },
+  {
+    name: 'an unspecified address',
+    subnets: [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
+  },
+  {
+    name: 'a loopback address',
+    subnets: [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  },
   {
     name: 'a private address',
     subnets: [
@@ -38,7 +50,13 @@ const NON_PUBLIC: AddressCategory[] = [
       ['fec0::', 10, 'ipv6'],
     ],
   },
-  { name: 'a link-local address', subnets: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']] },
+  {
+    name: 'a link-local address',
+    subnets: [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  },
   {
     name: 'a reserved or special-purpose address',
     subnets: [
@@ -84,10 +102,7 @@ function familyOf(address: string): 'ipv4' | 'ipv6' {
 }
 
 /** One --fetch-allow entry, parsed. */
-type AllowEntry =
-  | { kind: 'any' }
-  | { kind: 'name'; name: string; subdomains: boolean; port?: number }
-  | { kind: 'network'; list: BlockList; port?: number };
+type AllowEntry = { kind: 'any' } | { kind: 'name'; name: string; subdomains: boolean; port?: number } | { kind: 'network'; list: BlockList; port?: number };
 
 /**
  * The target policy: which addresses a fetch may connect to. Built once per allow list (see
@@ -98,7 +113,10 @@ export class TargetPolicy {
 
   /** Throws an Error naming the first entry it cannot read. */
   constructor(allow: readonly string[] = []) {
-    this.entries = allow.map((entry) => entry.trim()).filter(Boolean).map(parseAllowEntry);
+    this.entries = allow
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map(parseAllowEntry);
   }
 
   /** Whether a host name (as the URL parser normalized it) is opened by name. */

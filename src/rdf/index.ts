@@ -22,13 +22,4 @@ export {
   typedLiteral,
 } from './terms.js';
 export { rdf, RDF, xsd, XSD } from './vocabulary.js';
-export {
-  compareTripleTerms,
-  type Direction,
-  directionalLiteral,
-  directionOf,
-  orderRank,
-  sameParts,
-  termsEqual,
-  tripleTerm,
-} from './terms.js';
+export { compareTripleTerms, type Direction, directionalLiteral, directionOf, orderRank, sameParts, termsEqual, tripleTerm } from './terms.js';

@@ -230,10 +230,7 @@ function handleErrors(app: FastifyInstance): void {
     return reply.code(status).headers(response.headers).send(response.body);
   });
   app.setNotFoundHandler(async (request, reply) => {
-    const response = errorResponse(
-      { statusCode: 404, message: `nothing at ${request.url.split('?')[0]}` },
-      errorFormatOf(request),
-    );
+    const response = errorResponse({ statusCode: 404, message: `nothing at ${request.url.split('?')[0]}` }, errorFormatOf(request));
     return reply.code(404).headers(response.headers).send(response.body);
   });
 }

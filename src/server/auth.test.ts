@@ -52,10 +52,7 @@ describe('accessHooks', () => {
     hooks.authorizeUpdate!(withAuthorization('Bearer w'));
     assert.throws(
       () => hooks.authorizeUpdate!(withAuthorization('Bearer x')),
-      (error: unknown) =>
-        error instanceof UnauthorizedError &&
-        error.status === 401 &&
-        error.headers['www-authenticate'] === 'Bearer realm="quiver"',
+      (error: unknown) => error instanceof UnauthorizedError && error.status === 401 && error.headers['www-authenticate'] === 'Bearer realm="quiver"',
     );
   });
 
@@ -65,7 +62,8 @@ describe('accessHooks', () => {
     hooks.authorizeUpdate!(withAuthorization(basic('u:p')));
     assert.throws(
       () => hooks.authorizeUpdate!(withAuthorization()),
-      (error: unknown) => error instanceof UnauthorizedError && error.headers['www-authenticate'] === 'Bearer realm="quiver", Basic realm="quiver", charset="UTF-8"',
+      (error: unknown) =>
+        error instanceof UnauthorizedError && error.headers['www-authenticate'] === 'Bearer realm="quiver", Basic realm="quiver", charset="UTF-8"',
     );
   });
 

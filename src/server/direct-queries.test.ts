@@ -27,13 +27,18 @@ async function exchange(origin: string, { method, path, headers, body }: Exchang
   const response = await fetch(origin + path, { method, headers, body, redirect: 'manual' });
   // An HTML page reports the time it took, so its length may differ by a digit.
   const html = response.headers.get('content-type')?.startsWith('text/html') === true;
-  const seen = [...response.headers].filter(([name]) => !PER_RESPONSE.has(name) && !(html && name === 'content-length')).map(([name, value]) => `${name}: ${value}`);
+  const seen = [...response.headers]
+    .filter(([name]) => !PER_RESPONSE.has(name) && !(html && name === 'content-length'))
+    .map(([name, value]) => `${name}: ${value}`);
   return { status: response.status, headers: withoutPerPageValues(seen.join('\n')), body: withoutPerPageValues(await response.text()) };
 }
 
 /** An HTML page's nonce (in its policy, style and data block) and the time it reports differ from one page to the next, and the two servers' ports. */
 function withoutPerPageValues(text: string): string {
-  return text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/(nonce(?:=|-)["']?|"styleNonce":")[A-Za-z0-9+/=]+/g, '$1…').replace(/\d+(\.\d+)? ms\b/g, '… ms');
+  return text
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…')
+    .replace(/(nonce(?:=|-)["']?|"styleNonce":")[A-Za-z0-9+/=]+/g, '$1…')
+    .replace(/\d+(\.\d+)? ms\b/g, '… ms');
 }
 
 async function listening(service: LocalService, config: ServerConfig): Promise<{ app: FastifyInstance; origin: string }> {
@@ -53,7 +58,12 @@ const EXCHANGES: Exchange[] = [
   { method: 'POST', path: '/sparql', headers: { 'content-type': 'application/sparql-query; charset=UTF-8', accept: 'text/csv' }, body: ROWS },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'application/sparql-results+xml', origin: 'http://allowed.example' }, body: ROWS },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, origin: 'http://elsewhere.example' }, body: 'ASK {}' },
-  { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'text/turtle' }, body: 'CONSTRUCT { <http://e/s> <http://e/p> ?x } WHERE { VALUES ?x { 1 2 } }' },
+  {
+    method: 'POST',
+    path: '/sparql/select',
+    headers: { ...QUERY, accept: 'text/turtle' },
+    body: 'CONSTRUCT { <http://e/s> <http://e/p> ?x } WHERE { VALUES ?x { 1 2 } }',
+  },
   { method: 'POST', path: '/sparql/select', headers: { ...QUERY, accept: 'application/n-triples' }, body: 'DESCRIBE <http://e/nothing>' },
   { method: 'POST', path: '/sparql/select', headers: QUERY, body: MANY_ROWS },
   { method: 'POST', path: '/sparql/select?default-graph-uri=http%3A%2F%2Fe%2Fg&timeout=5', headers: QUERY, body: 'SELECT * { ?s ?p ?o }' },
@@ -128,7 +138,11 @@ describe('plain queries answered without Fastify (direct-queries.ts)', () => {
       for (const headers of forwarded) {
         for (const request of [...EXCHANGES.slice(0, 3), { method: 'POST', path: '/sparql/select', headers: QUERY, body: relative } as const]) {
           const sent: Exchange = { ...request, headers: { ...request.headers, ...headers } };
-          assert.deepEqual(await exchange(direct.origin, sent), await exchange(routed.origin, sent), `${request.method} ${request.path} ${JSON.stringify(sent.headers)}`);
+          assert.deepEqual(
+            await exchange(direct.origin, sent),
+            await exchange(routed.origin, sent),
+            `${request.method} ${request.path} ${JSON.stringify(sent.headers)}`,
+          );
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -82,7 +82,14 @@ export class DirectQueries {
   }
 
   /** Answers in the background; should even the error answer fail, the connection is cut and the server goes on. */
-  private start(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams, bodyType: MediaType | undefined): void {
+  private start(
+    request: IncomingMessage,
+    response: ServerResponse,
+    endpoint: EndpointName,
+    path: string,
+    params: ProtocolParams,
+    bodyType: MediaType | undefined,
+  ): void {
     this.answer(request, response, endpoint, path, params, bodyType).catch((error: unknown) => {
       this.logError(error);
       response.destroy();
@@ -103,14 +110,20 @@ export class DirectQueries {
   }
 
   /** `bodyType` undefined: a GET, its query in the URL. */
-  private async answer(request: IncomingMessage, response: ServerResponse, endpoint: EndpointName, path: string, params: ProtocolParams, bodyType: MediaType | undefined): Promise<void> {
+  private async answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    endpoint: EndpointName,
+    path: string,
+    params: ProtocolParams,
+    bodyType: MediaType | undefined,
+  ): Promise<void> {
     const started = performance.now();
     const method = bodyType ? 'POST' : 'GET';
     const clientGone = new ClientGone();
     // With the request log on, the service notes the query's hash and rows here (observedService).
     const observation: RequestObservation | undefined = this.context.config.requestLog ? {} : undefined;
-    const finished = (status: number): void =>
-      this.record({ id: randomUUID(), method, endpoint, path, status, ms: performance.now() - started, observation });
+    const finished = (status: number): void => this.record({ id: randomUUID(), method, endpoint, path, status, ms: performance.now() - started, observation });
     response.once('close', () => {
       if (response.writableFinished) return;
       clientGone.abort();
@@ -121,7 +134,15 @@ export class DirectQueries {
     return observation ? runObserved(observation, respond) : respond();
   }
 
-  private async respond(request: IncomingMessage, response: ServerResponse, method: 'GET' | 'POST', path: string, params: ProtocolParams, bodyType: MediaType | undefined, clientGone: ClientGone): Promise<void> {
+  private async respond(
+    request: IncomingMessage,
+    response: ServerResponse,
+    method: 'GET' | 'POST',
+    path: string,
+    params: ProtocolParams,
+    bodyType: MediaType | undefined,
+    clientGone: ClientGone,
+  ): Promise<void> {
     const cors = corsHeaders(request.headers.origin, this.context.config.corsOrigins);
     // As on the Fastify side: errors are plain text until the parameters (and `output`) are known.
     let errorFormat: ErrorFormat = 'text';

@@ -120,8 +120,10 @@ export function errorResponse(error: unknown, format: ErrorFormat): ErrorRespons
 
 function escapeXml(text: string): string {
   // Characters XML 1.0 forbids cannot be escaped; they are replaced so the document stays well-formed.
-  return text
-    .replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
-    // eslint-disable-next-line no-control-regex -- matching the control characters is the point
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
+  return (
+    text
+      .replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
+      // eslint-disable-next-line no-control-regex -- matching the control characters is the point
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
+  );
 }

@@ -12,7 +12,10 @@ const ASSUMED_HEALTHY: ServiceHealth = { status: 'ok', store: 'open', writable: 
 
 export async function answerHealth(service: SparqlService, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const health = await serviceHealth(service);
-  reply.code(health.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').header('vary', 'Accept');
+  reply
+    .code(health.status === 'ok' ? 200 : 503)
+    .header('cache-control', 'no-store')
+    .header('vary', 'Accept');
   if (wantsJson(request.headers.accept)) return reply.type('application/json; charset=utf-8').send(JSON.stringify(health) + '\n');
   return reply.type('text/plain; charset=utf-8').send(`${health.status}\n`);
 }

@@ -34,8 +34,7 @@ const FIXED_STYLES = [PAGE_STYLE, RESULT_PAGE_STYLE].map(styleHash).join(' ');
  * fixed inline blocks of the error and result pages, allowed by hash; forms post back only here.
  * Sent with every HTML response, so that even a bug in escaping cannot run script.
  */
-export const HTML_CONTENT_SECURITY_POLICY =
-  `default-src 'none'; style-src ${FIXED_STYLES}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`;
+export const HTML_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${FIXED_STYLES}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`;
 
 /**
  * The headers every HTML response carries, whichever code path wrote it, where it has not set its

@@ -34,7 +34,11 @@ export interface ConnectionLimits {
  * `writesBySafeMethod`: requests that write although their method is safe (SPARQL's GET updates);
  * they keep their turn as unsafe requests do.
  */
-export function createHttpServer(handler: RequestListener, limits: ConnectionLimits, writesBySafeMethod: (request: IncomingMessage) => boolean = () => false): Server {
+export function createHttpServer(
+  handler: RequestListener,
+  limits: ConnectionLimits,
+  writesBySafeMethod: (request: IncomingMessage) => boolean = () => false,
+): Server {
   return createServer(
     {
       requestTimeout: limits.bodyTimeoutMs,

@@ -15,7 +15,10 @@ export function parseMediaType(header: string | undefined): MediaType | undefine
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     params[name] = value;
   }
   return { essence: head!.trim().toLowerCase(), params };
@@ -69,10 +72,7 @@ export function qualityOf(mediaType: string, ranges: AcceptRange[]): number {
   const [main, sub] = mediaType.split('/');
   let best: AcceptRange | undefined;
   for (const range of ranges) {
-    const matches =
-      range.specificity === 0 ||
-      (range.specificity === 1 && range.type === main) ||
-      (range.type === main && range.subtype === sub);
+    const matches = range.specificity === 0 || (range.specificity === 1 && range.type === main) || (range.type === main && range.subtype === sub);
     if (matches && (!best || range.specificity > best.specificity)) best = range;
   }
   return best ? best.q : 0;

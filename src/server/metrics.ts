@@ -90,7 +90,12 @@ function writeServiceGauges(lines: string[], metrics: ServiceMetrics | undefined
     lines.push(`${name} ${value}`);
   }
   if (metrics?.queriesInline !== undefined) {
-    family(lines, 'quiver_queries_inline_total', 'counter', 'Queries evaluated on the main thread (cheap ones, while it had time for them) instead of a worker.');
+    family(
+      lines,
+      'quiver_queries_inline_total',
+      'counter',
+      'Queries evaluated on the main thread (cheap ones, while it had time for them) instead of a worker.',
+    );
     lines.push(`quiver_queries_inline_total ${metrics.queriesInline}`);
   }
   writeRemoteCounts(lines, metrics?.remote, health?.remote);
@@ -100,7 +105,11 @@ function writeServiceGauges(lines: string[], metrics: ServiceMetrics | undefined
 function writeRemoteCounts(lines: string[], counts: RemoteRequestCounts | undefined, health: RemoteHealth | undefined): void {
   const counters: [string, string, number | undefined][] = [
     ['quiver_remote_requests_total', 'Queries and updates sent to the remote endpoint.', counts?.requests],
-    ['quiver_remote_failures_total', 'Requests to the remote endpoint that ended without a complete answer (not counting clients that went away).', counts?.failures],
+    [
+      'quiver_remote_failures_total',
+      'Requests to the remote endpoint that ended without a complete answer (not counting clients that went away).',
+      counts?.failures,
+    ],
     ['quiver_remote_request_seconds_total', 'Seconds from sending a request to the remote endpoint to the last byte of its answer, summed.', counts?.seconds],
   ];
   for (const [name, help, value] of counters) {
@@ -132,10 +141,7 @@ function escapeLabel(value: string): string {
 export function registerMetricsRoute(app: FastifyInstance, path: string, metrics: RequestMetrics, service: SparqlService): void {
   app.get(path, async (_request, reply) => {
     // A service that cannot report (say, while closing) leaves its gauges out; the scrape still works.
-    const [gauges, health] = await Promise.all([
-      service.metrics?.().catch(() => undefined),
-      service.health?.().catch(() => undefined),
-    ]);
+    const [gauges, health] = await Promise.all([service.metrics?.().catch(() => undefined), service.health?.().catch(() => undefined)]);
     return reply.type(METRICS_CONTENT_TYPE).send(metrics.exposition({ metrics: gauges, health }));
   });
 }

@@ -81,7 +81,7 @@ describe('negotiate', () => {
 });
 
 describe('wantsHtml', () => {
-  it('follows the format parameters first, then a browser\'s Accept', () => {
+  it("follows the format parameters first, then a browser's Accept", () => {
     assert.equal(wantsHtml(['html', 'text/html'], undefined), true);
     assert.equal(wantsHtml(['html', 'json'], 'text/html'), false);
     assert.equal(wantsHtml([], 'text/html'), true);

@@ -36,12 +36,7 @@ export interface OutputVocabulary {
  * server does not know at all, or values that name different formats, are a 400; a known format
  * that does not fit this result (csv for CONSTRUCT) or an unsatisfiable Accept is a 406.
  */
-export function negotiate(
-  candidates: readonly Candidate[],
-  outputs: readonly string[],
-  accept: string | undefined,
-  vocabulary: OutputVocabulary,
-): Candidate {
+export function negotiate(candidates: readonly Candidate[], outputs: readonly string[], accept: string | undefined, vocabulary: OutputVocabulary): Candidate {
   if (outputs.length > 0) return byOutputParameters(candidates, outputs, vocabulary);
   return byAcceptHeader(candidates, accept);
 }
@@ -132,9 +127,7 @@ function byAcceptHeader(candidates: readonly Candidate[], accept: string | undef
     }
   }
   if (!best) {
-    throw notAcceptable(
-      `none of the available formats is acceptable (Accept: ${accept}); available: ${candidates.map((c) => c.mediaType).join(', ')}`,
-    );
+    throw notAcceptable(`none of the available formats is acceptable (Accept: ${accept}); available: ${candidates.map((c) => c.mediaType).join(', ')}`);
   }
   return best;
 }

@@ -29,8 +29,7 @@ export const QUERY_EXAMPLES: Example[] = [
   { name: 'Any ten triples', text: 'SELECT * WHERE {\n  ?s ?p ?o\n}\nLIMIT 10' },
   {
     name: 'Classes by number of instances (try the chart)',
-    text:
-      'SELECT ?class (COUNT(?s) AS ?instances) WHERE {\n  ?s a ?class\n}\nGROUP BY ?class\nORDER BY DESC(?instances)\nLIMIT 20',
+    text: 'SELECT ?class (COUNT(?s) AS ?instances) WHERE {\n  ?s a ?class\n}\nGROUP BY ?class\nORDER BY DESC(?instances)\nLIMIT 20',
   },
   {
     name: 'Predicates by use',

@@ -89,7 +89,9 @@ const RESULTS_SLOT = '<!--quiver-results-->';
  * after `<textarea>` is dropped by the HTML parser, so a query that starts with one keeps it.
  */
 function queryForm(paths: PagePaths, query: string): string {
-  const outputs = outputChoices().map(({ name, label }) => `<option value="${name}">${escapeHtml(label)}</option>`).join('');
+  const outputs = outputChoices()
+    .map(({ name, label }) => `<option value="${name}">${escapeHtml(label)}</option>`)
+    .join('');
   return `<form id="sparql-form" method="post" action="${escapeHtml(paths.select)}" accept-charset="utf-8">
 <textarea name="query" rows="14" spellcheck="false" aria-label="SPARQL query">\n${escapeHtml(query)}</textarea>
 <div class="controls">

@@ -31,7 +31,10 @@ describe('rawQueryString', () => {
 describe('outputValues', () => {
   it('gathers output and the aliases clients send beside it, dropping empty values', () => {
     // What Python's SPARQLWrapper sends for TSV: the short name in three parameters, then its Accept.
-    const sparqlWrapper = parseUrlEncoded('query=ASK{}&format=tsv&format=text/tab-separated-values&output=tsv&output=text/tab-separated-values&results=tsv&results=', 'test');
+    const sparqlWrapper = parseUrlEncoded(
+      'query=ASK{}&format=tsv&format=text/tab-separated-values&output=tsv&output=text/tab-separated-values&results=tsv&results=',
+      'test',
+    );
     assert.deepEqual(outputValues(sparqlWrapper), ['tsv', 'text/tab-separated-values', 'tsv', 'text/tab-separated-values', 'tsv']);
     assert.deepEqual(outputValues(parseUrlEncoded('format=xml', 'test')), ['xml']);
     assert.deepEqual(outputValues(parseUrlEncoded('query=ASK{}&output=', 'test')), []);

@@ -51,11 +51,7 @@ export async function discardPrepared(prepared: PreparedResult): Promise<void> {
   await prepared.iterator?.return?.();
 }
 
-export async function* serializeResult(
-  prepared: PreparedResult,
-  format: string,
-  htmlOptions: HtmlOptions,
-): AsyncGenerator<string> {
+export async function* serializeResult(prepared: PreparedResult, format: string, htmlOptions: HtmlOptions): AsyncGenerator<string> {
   const sink = new ChunkSink();
   const { result } = prepared;
   if (result.kind === 'boolean') {

@@ -77,7 +77,10 @@ export class VocabularyCache {
       this.stale = false;
       this.countedAt = Date.now();
       const counting = countVocabulary(this.service);
-      void counting.then((vocabulary) => (this.countMs = vocabulary.countMs), () => {});
+      void counting.then(
+        (vocabulary) => (this.countMs = vocabulary.countMs),
+        () => {},
+      );
       // A recount that fails keeps the last good answer (and is tried again when due).
       this.answer = previous === undefined ? counting : counting.catch(() => previous);
       counting.catch(() => {

@@ -25,9 +25,7 @@ export async function answerUpdate(
   refuseCrossSiteWrite(context.config, request.headers);
   await context.config.authorizeUpdate?.({ method: request.method, path: request.url, headers: request.headers });
   if (update === undefined || update.trim() === '') {
-    throw new ProtocolError(
-      `no update request: send one in the 'update' parameter (legacy: 'query') or as an application/sparql-update body`,
-    );
+    throw new ProtocolError(`no update request: send one in the 'update' parameter (legacy: 'query') or as an application/sparql-update body`);
   }
   const limitMs = timeoutMs(params, context.config.updateTimeoutMs);
   const cancel = ClientGone.watching(reply.raw);

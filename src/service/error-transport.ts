@@ -56,9 +56,7 @@ function isStackOverflow(error: Error): boolean {
 /** SparqlSyntaxError's constructor appends the position to its message; strip it so it is not doubled. */
 function messageWithoutPosition(error: SparqlSyntaxError): string {
   const suffix = ` (line ${error.line}, column ${error.column})`;
-  return error.line !== undefined && error.message.endsWith(suffix)
-    ? error.message.slice(0, -suffix.length)
-    : error.message;
+  return error.line !== undefined && error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
 }
 
 /**

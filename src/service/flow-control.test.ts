@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  acknowledgeBatch,
-  createControlBlock,
-  recordBatchSent,
-  requestCancel,
-  resetControl,
-  waitForCredit,
-} from './flow-control.js';
+import { acknowledgeBatch, createControlBlock, recordBatchSent, requestCancel, resetControl, waitForCredit } from './flow-control.js';
 import { BatchStream } from './batch-stream.js';
 import { CancelledError, TimeoutError } from '../errors.js';
 

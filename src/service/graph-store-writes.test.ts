@@ -60,7 +60,10 @@ describe('a Graph Store write stopped while it writes is rolled back', () => {
   test('POST, cancelled half way through its adds', async () => {
     let cancelled = false;
     const watch: WriteWatch = { adds: 0, removes: 0, at: { after: WRITES_BEFORE_STOP, then: () => (cancelled = true) } };
-    await assert.rejects(runGraphStoreWrite(watchedStore(store, watch), message('post', triples(NEW, 'new')), () => cancelled), CancelledError);
+    await assert.rejects(
+      runGraphStoreWrite(watchedStore(store, watch), message('post', triples(NEW, 'new')), () => cancelled),
+      CancelledError,
+    );
     assert.ok(watch.adds < NEW, 'the POST ran to its end');
     assert.deepEqual(await contents(store), initial);
   });

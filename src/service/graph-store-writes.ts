@@ -14,11 +14,7 @@ import { patternOfKeys, removeMatching } from '../store/index.js';
 import type { GraphWriteResult } from './sparql-service.js';
 import type { GraphStoreMessage, RdfFile } from './worker-messages.js';
 
-export async function runGraphStoreWrite(
-  store: QuadStore,
-  message: GraphStoreMessage,
-  isCancelled: () => boolean,
-): Promise<GraphWriteResult | boolean> {
+export async function runGraphStoreWrite(store: QuadStore, message: GraphStoreMessage, isCancelled: () => boolean): Promise<GraphWriteResult | boolean> {
   const checkStop = (): void => {
     if (isCancelled()) throw new CancelledError();
     if (Date.now() > message.deadline) throw new TimeoutError();

@@ -14,7 +14,10 @@ import type { QueryResult, SolutionRow } from './sparql-service.js';
 import { keepQueryGarbageYoung } from './young-generation.js';
 
 /** A query job's fields an inline run uses; its deadline is the request's own time limit: past it the answer is a TimeoutError, not a retry. */
-export type InlineQuerySpec = Pick<QueryJobSpec, 'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'unionDefaultGraph' | 'deadline' | 'memoryBudget' | 'fetchSettings' | 'allowService' | 'signal'>;
+export type InlineQuerySpec = Pick<
+  QueryJobSpec,
+  'query' | 'baseIri' | 'defaultGraphUris' | 'namedGraphUris' | 'unionDefaultGraph' | 'deadline' | 'memoryBudget' | 'fetchSettings' | 'allowService' | 'signal'
+>;
 
 export type InlineOutcome =
   | { kind: 'done'; result: QueryResult; elapsedMs: number }

@@ -85,9 +85,7 @@ describe('LocalService', () => {
   test('ASK answers a boolean, CONSTRUCT answers quads', async () => {
     assert.equal(await ask(service, `ASK { <${EX}s5> <${EX}value> 5 }`), true);
     assert.equal(await ask(service, `ASK { <${EX}s5> <${EX}value> 6 }`), false);
-    const quads = await allQuads(
-      await service.query({ query: `CONSTRUCT { ?s <${EX}double> ?v } WHERE { ?s <${EX}value> ?v FILTER(?v = 1) }` }),
-    );
+    const quads = await allQuads(await service.query({ query: `CONSTRUCT { ?s <${EX}double> ?v } WHERE { ?s <${EX}value> ?v FILTER(?v = 1) }` }));
     assert.equal(quads.length, 1);
     assert.equal(quads[0].subject.value, `${EX}s1`);
     assert.equal(quads[0].graph.termType, 'DefaultGraph');
@@ -106,7 +104,10 @@ describe('LocalService', () => {
     const slow = service.query({ query: ENDLESS_QUERY, signal: stop.signal });
     const short = service.query({ query: SHORT_QUERY }).then(allRows);
     const shortDone = await finishTime(short);
-    assert.deepEqual((await short).map(([s]) => s?.value), [`${EX}s7`]);
+    assert.deepEqual(
+      (await short).map(([s]) => s?.value),
+      [`${EX}s7`],
+    );
     stop.abort();
     const slowDone = await finishTime(slow);
     assert.ok(shortDone < slowDone);
@@ -157,10 +158,7 @@ describe('LocalService', () => {
 
   test('a failing update changes nothing', async () => {
     await service.update({ update: `CREATE GRAPH <${EX}existing>` });
-    await assert.rejects(
-      service.update({ update: `INSERT DATA { <${EX}half> <${EX}done> 1 } ; CREATE GRAPH <${EX}existing>` }),
-      EvaluationError,
-    );
+    await assert.rejects(service.update({ update: `INSERT DATA { <${EX}half> <${EX}done> 1 } ; CREATE GRAPH <${EX}existing>` }), EvaluationError);
     assert.equal(await ask(service, `ASK { <${EX}half> ?p ?o }`), false);
   });
 
@@ -173,7 +171,10 @@ describe('LocalService', () => {
       WHERE { OPTIONAL { <${EX}counter> <${EX}n> ?old } BIND(COALESCE(?old, 0) + 1 AS ?next) }`;
     await Promise.all(Array.from({ length: 20 }, () => service.update({ update: increment })));
     const rows = await allRows(await service.query({ query: `SELECT ?n WHERE { <${EX}counter> <${EX}n> ?n }` }));
-    assert.deepEqual(rows.map(([n]) => n?.value), ['20']);
+    assert.deepEqual(
+      rows.map(([n]) => n?.value),
+      ['20'],
+    );
   });
 
   test('describe() reports triple counts from the statistics', async () => {
@@ -201,7 +202,10 @@ describe('LocalService with inlineCheapQueries', () => {
     // Worker timings of the first runs include warming up; the shape proves cheap within a few dozen.
     for (let i = 0; i < 60 && inline.inlineQueries === before; i++) {
       const rows = await allRows(await inline.query({ query: `SELECT ?s WHERE { ?s <${EX}value> ${i % 20} }` }));
-      assert.deepEqual(rows.map(([s]) => s?.value), [`${EX}s${i % 20}`]);
+      assert.deepEqual(
+        rows.map(([s]) => s?.value),
+        [`${EX}s${i % 20}`],
+      );
     }
     assert.ok(inline.inlineQueries > before, 'some ran on the main thread');
     await inline.update({ update: `INSERT DATA { <${EX}late> <${EX}value> 3 }` });

@@ -272,19 +272,21 @@ export class LocalService implements SparqlService {
   update(request: UpdateRequest): Promise<UpdateSummary> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, request.timeoutMs);
-    return this.withMemory(deadline, request.signal, () => this.writer.run({
-      update: request.update,
-      baseIri: request.baseIri,
-      usingGraphUris: request.usingGraphUris,
-      usingNamedGraphUris: request.usingNamedGraphUris,
-      unionDefaultGraph: this.settings.unionDefaultGraph,
-      deadline,
-      memoryBudget: this.settings.queryMemoryBudget,
-      allowLoad: this.settings.allowLoad ?? true,
-      loadDirectory: this.settings.loadDir,
-      fetchSettings: this.settings.fetchSettings,
-      signal: request.signal,
-    }));
+    return this.withMemory(deadline, request.signal, () =>
+      this.writer.run({
+        update: request.update,
+        baseIri: request.baseIri,
+        usingGraphUris: request.usingGraphUris,
+        usingNamedGraphUris: request.usingNamedGraphUris,
+        unionDefaultGraph: this.settings.unionDefaultGraph,
+        deadline,
+        memoryBudget: this.settings.queryMemoryBudget,
+        allowLoad: this.settings.allowLoad ?? true,
+        loadDirectory: this.settings.loadDir,
+        fetchSettings: this.settings.fetchSettings,
+        signal: request.signal,
+      }),
+    );
   }
 
   /**
@@ -375,7 +377,9 @@ export class LocalService implements SparqlService {
   ): Promise<unknown> {
     if (this.closing) return Promise.reject(shuttingDown());
     const deadline = Date.now() + effectiveTimeout(this.settings.updateTimeoutMs, limits.timeoutMs);
-    return this.withMemory(deadline, limits.signal, () => this.writer.runGraphStore({ operation, graph, documents, patterns, files, deadline, signal: limits.signal }));
+    return this.withMemory(deadline, limits.signal, () =>
+      this.writer.runGraphStore({ operation, graph, documents, patterns, files, deadline, signal: limits.signal }),
+    );
   }
 
   private hasNamedGraph(iri: string): boolean {

@@ -38,10 +38,14 @@ describe('the process memory budget (--max-memory)', () => {
   it('reclaims garbage before refusing, at most once a second', () => {
     let held = 450 * MIB;
     let reclaims = 0;
-    const admission = new MemoryAdmission(500 * MIB, () => held, () => {
-      reclaims++;
-      held = 100 * MIB;
-    });
+    const admission = new MemoryAdmission(
+      500 * MIB,
+      () => held,
+      () => {
+        reclaims++;
+        held = 100 * MIB;
+      },
+    );
     assert.ok(admission.tryReserve(10 * MIB));
     assert.ok(admission.tryReserve(100 * MIB), 'fits once the garbage is gone');
     assert.equal(reclaims, 1);

@@ -117,7 +117,8 @@ export class MemoryAdmission {
         if (this.tryReserve(bytes)) give(() => resolve(granted()));
       });
       const aborted = (): void => give(() => reject(new CancelledError()));
-      const timer = until.deadline === undefined ? undefined : setTimeout(() => give(() => reject(new TimeoutError())), Math.max(0, until.deadline - Date.now()));
+      const timer =
+        until.deadline === undefined ? undefined : setTimeout(() => give(() => reject(new TimeoutError())), Math.max(0, until.deadline - Date.now()));
       until.signal?.addEventListener('abort', aborted, { once: true });
     });
   }

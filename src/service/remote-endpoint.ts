@@ -277,7 +277,8 @@ export class RemoteEndpoint {
       if (typeof location !== 'string') return response;
       response.body.discard();
       target = new URL(location, target);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new RemoteEndpointError(`the remote endpoint ${this.name} redirected to a ${target.protocol} URL`);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:')
+        throw new RemoteEndpointError(`the remote endpoint ${this.name} redirected to a ${target.protocol} URL`);
       // Credentials are for the remote we were given, not for wherever it sends us.
       const authorization = target.origin === this.target.origin ? this.authorization : undefined;
       response = await this.send(destinationOf(target, this.keepAlive), body, accept, authorization, exchange, false);
@@ -292,7 +293,14 @@ export class RemoteEndpoint {
    * another is opened ahead. Over https, node:https with its agent's connections (and node:http
    * over plain http, when our own client is switched off).
    */
-  private send(destination: Destination, body: Buffer, accept: string, authorization: string | undefined, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
+  private send(
+    destination: Destination,
+    body: Buffer,
+    accept: string,
+    authorization: string | undefined,
+    exchange: RemoteExchange,
+    mayTakeSpare: boolean,
+  ): Promise<Received> {
     if (exchange.aborted) return Promise.reject(abortError());
     if (destination.ownConnection !== undefined) {
       const spare = mayTakeSpare ? this.spare?.take() : undefined;
@@ -400,7 +408,10 @@ function isRedirect(status: number | undefined): boolean {
 }
 
 function mediaTypeOf(response: Received): string {
-  return String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return String(response.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 function contentLength(response: Received): number | undefined {

@@ -22,7 +22,9 @@ export function errorForRemoteStatus(status: number, statusText: string, body: s
   const message = remoteMessage(body) || statusText || `status ${status}`;
   if (status === 400) return new ProtocolError(`the remote endpoint refused the request: ${message}`);
   if (status === 401 || status === 403) {
-    return new RemoteEndpointError(`the remote endpoint ${endpoint} refused Quiver's credentials (${status}); check --remote-user/--remote-password or --remote-token: ${message}`);
+    return new RemoteEndpointError(
+      `the remote endpoint ${endpoint} refused Quiver's credentials (${status}); check --remote-user/--remote-password or --remote-token: ${message}`,
+    );
   }
   if (status === 408 || status === 504) return new RemoteTimeoutError(`the remote endpoint ${endpoint} timed out (${status}): ${message}`);
   return new RemoteEndpointError(`the remote endpoint ${endpoint} answered ${status}${statusText ? ` ${statusText}` : ''}: ${message}`);

@@ -63,7 +63,7 @@ describe('Http1Exchange', () => {
   after(() => server.stop());
 
   const request = Buffer.from('POST /sparql HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello', 'latin1');
-  const exchange = (onComplete?: () => void): Http1Exchange => new Http1Exchange(connect({ host: "127.0.0.1", port: server.port }), request, false, onComplete);
+  const exchange = (onComplete?: () => void): Http1Exchange => new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, false, onComplete);
 
   it('sends the request as given, in one piece, and reads an answer framed by Content-Length', async () => {
     let received = '';
@@ -90,7 +90,8 @@ describe('Http1Exchange', () => {
   });
 
   it('takes the chunked coding off (extensions, trailers, any split), and skips interim answers', async () => {
-    const answer = 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;name=value\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nTrailer: yes\r\n\r\n';
+    const answer =
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;name=value\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nTrailer: yes\r\n\r\n';
     server.script = (socket) => void writeInPieces(socket, bytesOf(answer), false);
     const response = await exchange().response;
     assert.equal(response.status, 200);
@@ -184,10 +185,12 @@ describe('Http1Exchange', () => {
     const keptAlive = (onComplete: (socket: Socket | undefined) => void): Http1Exchange =>
       new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, onComplete);
     let afterRequest = '';
-    const inPieces = (head: string, pieces: number) => (socket: Socket): void => {
-      socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
-      void writeInPieces(socket, [`HTTP/1.1 200 OK\r\n${head}Content-Length: ${pieces}\r\n\r\n`, ...'x'.repeat(pieces)], false);
-    };
+    const inPieces =
+      (head: string, pieces: number) =>
+      (socket: Socket): void => {
+        socket.on('data', (chunk: Buffer) => (afterRequest += chunk.toString('latin1')));
+        void writeInPieces(socket, [`HTTP/1.1 200 OK\r\n${head}Content-Length: ${pieces}\r\n\r\n`, ...'x'.repeat(pieces)], false);
+      };
     let handedBack: Socket | undefined | null = null;
     // A new connection's first pieces are acknowledged by the kernel (quick-ack): not nudged, handed back.
     server.script = inPieces('', 1);

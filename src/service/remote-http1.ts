@@ -181,7 +181,12 @@ export class Http1Exchange {
       framing = Framing.UntilClose;
     }
     this.skipsEmptyLines = skipsEmptyLines(parsed.headers.server);
-    this.reusable = this.keepAlive && parsed.version === '1.1' && framing !== Framing.UntilClose && parsed.status !== 101 && !/(?:^|,)\s*close\s*(?:,|$)/i.test(parsed.headers.connection ?? '');
+    this.reusable =
+      this.keepAlive &&
+      parsed.version === '1.1' &&
+      framing !== Framing.UntilClose &&
+      parsed.status !== 101 &&
+      !/(?:^|,)\s*close\s*(?:,|$)/i.test(parsed.headers.connection ?? '');
     const body = new Http1Body(this.socket, framing, length, this.complete);
     this.body = body;
     this.resolveResponse({ status: parsed.status, statusMessage: parsed.statusMessage, headers: parsed.headers, body });

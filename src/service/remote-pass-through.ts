@@ -65,7 +65,7 @@ const HEAD_VARIABLES = /^\s*\{\s*"head"\s*:\s*\{[^{}]*?"vars"\s*:\s*(\[[^\]]*\])
  * are not at the start (then the answer is read as results, not passed on).
  */
 export async function headVariables(body: ReadAheadBody): Promise<string[] | undefined> {
-  for (let read = 0; read < HEAD_LIMIT; ) {
+  for (let read = 0; read < HEAD_LIMIT;) {
     if (!(await body.readAhead())) return undefined;
     const start = body.start;
     read = start.length;

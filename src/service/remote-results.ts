@@ -18,10 +18,8 @@ import { respellTypedLiterals } from './remote-typed-literals.js';
 import type { QueryResult, ResultDocument, SolutionRow } from './sparql-service.js';
 
 /** What we ask the remote for: typed, streamable formats first; CSV (untyped) only as a last resort. */
-export const SOLUTIONS_ACCEPT =
-  'application/sparql-results+json, application/sparql-results+xml;q=0.9, text/tab-separated-values;q=0.5, text/csv;q=0.1';
-export const QUADS_ACCEPT =
-  'application/n-triples, text/turtle;q=0.9, application/n-quads;q=0.8, application/rdf+xml;q=0.5, application/ld+json;q=0.4';
+export const SOLUTIONS_ACCEPT = 'application/sparql-results+json, application/sparql-results+xml;q=0.9, text/tab-separated-values;q=0.5, text/csv;q=0.1';
+export const QUADS_ACCEPT = 'application/n-triples, text/turtle;q=0.9, application/n-quads;q=0.8, application/rdf+xml;q=0.5, application/ld+json;q=0.4';
 
 export async function solutionsFromResponse(response: RemoteResponse, exchange: RemoteExchange, isAsk: boolean): Promise<QueryResult> {
   const { mediaType } = response;

@@ -104,9 +104,18 @@ describe('RemoteService', () => {
     remote.script = (_request, response) =>
       json(response, {
         head: { vars: ['s', 'o'] },
-        results: { bindings: [{ s: { type: 'uri', value: 'http://example.org/a' }, o: { type: 'literal', value: 'x', 'xml:lang': 'en' } }, { s: { type: 'bnode', value: 'b1' } }] },
+        results: {
+          bindings: [
+            { s: { type: 'uri', value: 'http://example.org/a' }, o: { type: 'literal', value: 'x', 'xml:lang': 'en' } },
+            { s: { type: 'bnode', value: 'b1' } },
+          ],
+        },
       });
-    const result = await service.query({ query: SELECT, defaultGraphUris: ['http://example.org/d'], namedGraphUris: ['http://example.org/n1', 'http://example.org/n2'] });
+    const result = await service.query({
+      query: SELECT,
+      defaultGraphUris: ['http://example.org/d'],
+      namedGraphUris: ['http://example.org/n1', 'http://example.org/n2'],
+    });
     assert.equal(result.kind === 'bindings' && result.variables.join(), 's,o');
     const rows = await rowsOf(result);
     assert.equal(rows.length, 2);
@@ -154,7 +163,10 @@ describe('RemoteService', () => {
     remote.script = (_request, response) => json(response, { head: {}, boolean: true });
     assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
     remote.script = (_request, response) =>
-      json(response, { head: { vars: ['__ASK_RETVAL'] }, results: { bindings: [{ __ASK_RETVAL: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] } });
+      json(response, {
+        head: { vars: ['__ASK_RETVAL'] },
+        results: { bindings: [{ __ASK_RETVAL: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] },
+      });
     assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: true });
     remote.script = (_request, response) => json(response, { head: { vars: ['__ASK_RETVAL'] }, results: { bindings: [] } });
     assert.deepEqual(await service.query({ query: 'ASK {}' }), { kind: 'boolean', value: false });
@@ -163,7 +175,9 @@ describe('RemoteService', () => {
   it('reads XML results and asks for RDF (N-Triples first) for CONSTRUCT, keeping the query prefixes', async () => {
     remote.script = (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/sparql-results+xml' });
-      response.end('<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head><results><result><binding name="x"><literal>1</literal></binding></result></results></sparql>');
+      response.end(
+        '<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head><results><result><binding name="x"><literal>1</literal></binding></result></results></sparql>',
+      );
     };
     assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
     remote.script = (_request, response) => {
@@ -182,7 +196,10 @@ describe('RemoteService', () => {
 
   it('answers our own syntax errors with line and column, without asking the remote', async () => {
     const before = remote.received.length;
-    await assert.rejects(service.query({ query: 'SELECT *\nWHERE { ?s ?p }' }), (error: Error) => error instanceof SparqlSyntaxError && /line 2/.test(error.message));
+    await assert.rejects(
+      service.query({ query: 'SELECT *\nWHERE { ?s ?p }' }),
+      (error: Error) => error instanceof SparqlSyntaxError && /line 2/.test(error.message),
+    );
     await assert.rejects(service.update({ update: 'INSERT DATA { <http://a> }' }), SparqlSyntaxError);
     assert.equal(remote.received.length, before);
   });
@@ -211,7 +228,11 @@ describe('RemoteService', () => {
 
   it('forwards updates with using-graph-uri, and refuses them combined with USING itself', async () => {
     remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('done');
-    await service.update({ update: 'INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }', usingGraphUris: ['http://example.org/u'], usingNamedGraphUris: ['http://example.org/n'] });
+    await service.update({
+      update: 'INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }',
+      usingGraphUris: ['http://example.org/u'],
+      usingNamedGraphUris: ['http://example.org/n'],
+    });
     assert.equal(remote.last.form.get('update'), 'INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }');
     assert.deepEqual(remote.last.form.getAll('using-graph-uri'), ['http://example.org/u']);
     assert.deepEqual(remote.last.form.getAll('using-named-graph-uri'), ['http://example.org/n']);
@@ -223,17 +244,24 @@ describe('RemoteService', () => {
 
   it('keeps a remote 400 a 400 with the remote message, and makes 5xx a 502', async () => {
     remote.script = (_request, response) => response.writeHead(400, { 'content-type': 'text/plain' }).end('SP030: syntax error at FOO');
-    await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof ProtocolError && /SP030: syntax error at FOO/.test(error.message));
+    await assert.rejects(
+      service.query({ query: SELECT }),
+      (error: Error) => error instanceof ProtocolError && /SP030: syntax error at FOO/.test(error.message),
+    );
     remote.script = (_request, response) => response.writeHead(500, 'SPARQL Request Failed', { 'content-type': 'text/plain' }).end('graph exists');
-    await assert.rejects(service.update({ update: 'CREATE GRAPH <http://example.org/g>' }), (error: Error) => error instanceof RemoteEndpointError && /500 SPARQL Request Failed: graph exists/.test(error.message));
+    await assert.rejects(
+      service.update({ update: 'CREATE GRAPH <http://example.org/g>' }),
+      (error: Error) => error instanceof RemoteEndpointError && /500 SPARQL Request Failed: graph exists/.test(error.message),
+    );
     remote.script = (_request, response) => response.writeHead(503).end();
     await assert.rejects(service.query({ query: SELECT }), RemoteEndpointError);
   });
 
   it('hands a JSON answer on as the remote\'s bytes, with only "typed-literal" term types respelled (padded to the same length)', async () => {
-    const remoteDocument = '\ufeff{"head":{"vars":["v"]},"results":{"bindings":[\n'
-      + '{"v":{"type" :\t"typed-literal","datatype":"http://www.w3.org/2001/XMLSchema#integer","value":"1"}},\n'
-      + '{"v":{"type":"literal","value":"say \\"typed-literal\\"", "note": "typed-literal"}}]}}';
+    const remoteDocument =
+      '\ufeff{"head":{"vars":["v"]},"results":{"bindings":[\n' +
+      '{"v":{"type" :\t"typed-literal","datatype":"http://www.w3.org/2001/XMLSchema#integer","value":"1"}},\n' +
+      '{"v":{"type":"literal","value":"say \\"typed-literal\\"", "note": "typed-literal"}}]}}';
     // With its length, as Virtuoso sends it: answers of known, modest length are read whole.
     remote.script = (_request, response) => void response.setHeader('content-type', 'application/sparql-results+json').end(remoteDocument);
     const result = await service.query({ query: 'SELECT ?v {}' });
@@ -281,7 +309,12 @@ describe('RemoteService', () => {
   it('reads a streamed JSON answer as rows instead when asked for rows, and fails a document cut short', async () => {
     remote.script = (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
-      response.end(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '7' } }] } }));
+      response.end(
+        JSON.stringify({
+          head: { vars: ['x'] },
+          results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '7' } }] },
+        }),
+      );
     };
     const rows = await rowsOf(await service.query({ query: 'SELECT ?x {}' }));
     assert.equal(rows[0]![0]!.value, '7');
@@ -297,7 +330,8 @@ describe('RemoteService', () => {
   it('gives a 502 for an answer it cannot read', async () => {
     remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>login page</html>');
     await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof RemoteEndpointError && /text\/html/.test(error.message));
-    remote.script = (_request, response) => json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: 'http://a' } }, { x: { type: 'weird' } }] } });
+    remote.script = (_request, response) =>
+      json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: 'http://a' } }, { x: { type: 'weird' } }] } });
     // Before the first row or after it, depending on where the chunks of the answer end.
     await assert.rejects(async () => rowsOf(await service.query({ query: SELECT })), RemoteEndpointError);
     remote.script = (_request, response) => response.writeHead(200, { 'content-type': 'application/n-triples' }).end('<http://a> <http://b> .');
@@ -315,7 +349,10 @@ describe('RemoteService', () => {
       void response; // never answers
     };
     const started = Date.now();
-    await assert.rejects(service.query({ query: SELECT, timeoutMs: 200 }), (error: Error) => error instanceof TimeoutError && /did not answer/.test(error.message));
+    await assert.rejects(
+      service.query({ query: SELECT, timeoutMs: 200 }),
+      (error: Error) => error instanceof TimeoutError && /did not answer/.test(error.message),
+    );
     assert.ok(Date.now() - started < 2000);
     await remoteSawClose;
   });
@@ -374,7 +411,10 @@ describe('RemoteService', () => {
   });
 
   it('rejects explain, as the explain contract asks of a remote service', async () => {
-    await assert.rejects(service.query({ query: SELECT, explain: true }), (error: Error) => error instanceof ProtocolError && error.message === 'explain is not available in remote mode');
+    await assert.rejects(
+      service.query({ query: SELECT, explain: true }),
+      (error: Error) => error instanceof ProtocolError && error.message === 'explain is not available in remote mode',
+    );
   });
 });
 
@@ -386,7 +426,10 @@ describe('RemoteService without a remote', () => {
     await remote.stop();
     const service = new RemoteService({ queryEndpoint: url });
     const started = Date.now();
-    await assert.rejects(service.query({ query: SELECT }), (error: Error) => error instanceof RemoteEndpointError && /cannot be reached \(ECONNREFUSED\)/.test(error.message));
+    await assert.rejects(
+      service.query({ query: SELECT }),
+      (error: Error) => error instanceof RemoteEndpointError && /cannot be reached \(ECONNREFUSED\)/.test(error.message),
+    );
     assert.ok(Date.now() - started < 2000);
     const port = Number(new URL(url).port);
     const again = new ScriptedEndpoint();
@@ -425,7 +468,8 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
           return void raw.socket.destroy();
         }
         // With its length, as Virtuoso sends answers (a chunked boolean is abandoned once read, and its connection with it).
-        if (inPieces === Infinity) return void response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': 26 }).end('{"head":{},"boolean":true}');
+        if (inPieces === Infinity)
+          return void response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': 26 }).end('{"head":{},"boolean":true}');
         const text = JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'literal', value: 'x'.repeat(inPieces) } }] } });
         if (serverHeader !== undefined) response.setHeader('server', serverHeader);
         response.writeHead(200, { 'content-type': 'application/sparql-results+json', 'content-length': Buffer.byteLength(text) });
@@ -613,7 +657,7 @@ IQCrEtFs2iK85SuUC1Fj0CxKDscPgBzxcyaOu25skk2xvQIhAO07bYDu2AH0fcsJ
 P/ViEOdWib2n+ePOCrvG7Opyyf/n
 -----END CERTIFICATE-----`;
 
-  it('reads whole and streamed answers and the remote\'s errors, on kept-alive connections', async () => {
+  it("reads whole and streamed answers and the remote's errors, on kept-alive connections", async () => {
     const connections: Socket[] = [];
     let answer: (response: ServerResponse) => void = () => undefined;
     const server = createHttpsServer({ key, cert }, (raw, response) => {
@@ -626,7 +670,11 @@ P/ViEOdWib2n+ePOCrvG7Opyyf/n
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     const service = new RemoteService({ queryEndpoint: `https://127.0.0.1:${(server.address() as AddressInfo).port}/sparql` });
     try {
-      answer = (response) => json(response, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] } });
+      answer = (response) =>
+        json(response, {
+          head: { vars: ['x'] },
+          results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] },
+        });
       assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
       answer = (response) => {
         response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
@@ -635,7 +683,10 @@ P/ViEOdWib2n+ePOCrvG7Opyyf/n
       };
       assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' }))).length, 2);
       answer = (response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('it broke');
-      await assert.rejects(service.query({ query: 'SELECT ?x {}' }), (error: Error) => error instanceof RemoteEndpointError && /500.*it broke/.test(error.message));
+      await assert.rejects(
+        service.query({ query: 'SELECT ?x {}' }),
+        (error: Error) => error instanceof RemoteEndpointError && /500.*it broke/.test(error.message),
+      );
       assert.equal(connections.length, 1);
     } finally {
       if (verification === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
@@ -659,34 +710,63 @@ describe('RemoteService over plain http: our own client answers as node:http doe
   const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
   const bigJson = JSON.stringify({
     head: { vars: ['s', 'n'] },
-    results: { bindings: Array.from({ length: 20_000 }, (_, i) => ({ s: { type: 'uri', value: `http://example.org/s${i}` }, n: { type: 'typed-literal', datatype: XSD_INTEGER, value: String(i) } })) },
+    results: {
+      bindings: Array.from({ length: 20_000 }, (_, i) => ({
+        s: { type: 'uri', value: `http://example.org/s${i}` },
+        n: { type: 'typed-literal', datatype: XSD_INTEGER, value: String(i) },
+      })),
+    },
   });
   /** Each exchange: a query, and how the remote answers it (in one piece, in pieces, broken off, refused). */
   const EXCHANGES: [string, Script][] = [
-    ['SELECT ?v {}', (_r, response) => json(response, { head: { vars: ['v'] }, results: { bindings: [{ v: { type: 'typed-literal', datatype: XSD_INTEGER, value: '1' } }] } })],
-    ['SELECT ?s ?n {}', (_r, response) => {
-      response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
-      for (let at = 0; at < bigJson.length; at += 65_521) response.write(bigJson.slice(at, at + 65_521));
-      response.end();
-    }],
-    ['SELECT ?x ?y {}', (_r, response) => {
-      response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
-      response.write('?x\t?y\n<http://example.org/a>\t"é"@fr\n');
-      response.end('_:b\t"2"^^<http://www.w3.org/2001/XMLSchema#integer>\n');
-    }],
-    ['SELECT ?x {}', (_r, response) => response.writeHead(200, { 'content-type': 'application/sparql-results+xml' }).end(
-      '<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head>'
-      + '<results><result><binding name="x"><literal xml:lang="en">hi</literal></binding></result></results></sparql>')],
+    [
+      'SELECT ?v {}',
+      (_r, response) => json(response, { head: { vars: ['v'] }, results: { bindings: [{ v: { type: 'typed-literal', datatype: XSD_INTEGER, value: '1' } }] } }),
+    ],
+    [
+      'SELECT ?s ?n {}',
+      (_r, response) => {
+        response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+        for (let at = 0; at < bigJson.length; at += 65_521) response.write(bigJson.slice(at, at + 65_521));
+        response.end();
+      },
+    ],
+    [
+      'SELECT ?x ?y {}',
+      (_r, response) => {
+        response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
+        response.write('?x\t?y\n<http://example.org/a>\t"é"@fr\n');
+        response.end('_:b\t"2"^^<http://www.w3.org/2001/XMLSchema#integer>\n');
+      },
+    ],
+    [
+      'SELECT ?x {}',
+      (_r, response) =>
+        response
+          .writeHead(200, { 'content-type': 'application/sparql-results+xml' })
+          .end(
+            '<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head>' +
+              '<results><result><binding name="x"><literal xml:lang="en">hi</literal></binding></result></results></sparql>',
+          ),
+    ],
     ['ASK {}', (_r, response) => json(response, { head: {}, boolean: true })],
-    ['CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }', (_r, response) => response.writeHead(200, { 'content-type': 'application/n-triples' })
-      .end('<http://example.org/s> <http://example.org/p> "o" .\n<http://example.org/s> <http://example.org/p> _:b .\n')],
+    [
+      'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }',
+      (_r, response) =>
+        response
+          .writeHead(200, { 'content-type': 'application/n-triples' })
+          .end('<http://example.org/s> <http://example.org/p> "o" .\n<http://example.org/s> <http://example.org/p> _:b .\n'),
+    ],
     ['SELECT ?v { ?v ?p ?o }', (_r, response) => response.writeHead(400, { 'content-type': 'text/plain' }).end('SP030: syntax error at FOO')],
     ['SELECT ?w { ?w ?p ?o }', (_r, response) => response.writeHead(500, 'SPARQL Request Failed', { 'content-type': 'text/plain' }).end('it broke')],
-    ['SELECT ?z {}', (_r, response) => {
-      response.writeHead(200, { 'content-type': 'text/tab-separated-values', 'content-length': '1000' });
-      response.write('?z\n1\n');
-      setTimeout(() => response.socket?.destroy(), 20);
-    }],
+    [
+      'SELECT ?z {}',
+      (_r, response) => {
+        response.writeHead(200, { 'content-type': 'text/tab-separated-values', 'content-length': '1000' });
+        response.write('?z\n1\n');
+        setTimeout(() => response.socket?.destroy(), 20);
+      },
+    ],
   ];
 
   /** What the caller gets: the rows, quads or document, or the error's class and message. */
@@ -708,7 +788,9 @@ describe('RemoteService over plain http: our own client answers as node:http doe
         for await (const batch of result.rows) for (const row of batch) cells.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
         return `${result.variables.join(',')}\n${cells.join('\n')}`;
       }
-      for await (const batch of result.quads) for (const q of batch) cells.push([q.subject, q.predicate, q.object].map((t) => `${t.termType}:${t.termType === 'BlankNode' ? '' : t.value}`).join(' '));
+      for await (const batch of result.quads)
+        for (const q of batch)
+          cells.push([q.subject, q.predicate, q.object].map((t) => `${t.termType}:${t.termType === 'BlankNode' ? '' : t.value}`).join(' '));
       return cells.join('\n');
     } catch (error) {
       // A connection failure's own words differ (node:http says "aborted"): its class and code do not.
@@ -749,7 +831,13 @@ describe('RemoteService over plain http: our own client answers as node:http doe
     assert.match(own.answers[6], /^ProtocolError: .*SP030/);
     assert.match(own.answers[8], /^RemoteEndpointError: .*failed \(ECONNRESET\)$/);
     // Which client sent them: node:http names the kept-alive connection, ours leaves it to HTTP/1.1's default.
-    assert.ok(own.connectionHeaders.every((header) => header === undefined), own.connectionHeaders.join());
-    assert.ok(plain.connectionHeaders.every((header) => header === 'keep-alive'), plain.connectionHeaders.join());
+    assert.ok(
+      own.connectionHeaders.every((header) => header === undefined),
+      own.connectionHeaders.join(),
+    );
+    assert.ok(
+      plain.connectionHeaders.every((header) => header === 'keep-alive'),
+      plain.connectionHeaders.join(),
+    );
   });
 });

@@ -184,7 +184,13 @@ async function drain(body: RemoteBody): Promise<void> {
 }
 
 /** Posts a request whose success is all that matters: its answer is read to the end and dropped. */
-async function postIgnoringAnswer(endpoint: RemoteEndpoint, form: URLSearchParams, accept: string, exchange: RemoteExchange, retryStale: boolean): Promise<void> {
+async function postIgnoringAnswer(
+  endpoint: RemoteEndpoint,
+  form: URLSearchParams,
+  accept: string,
+  exchange: RemoteExchange,
+  retryStale: boolean,
+): Promise<void> {
   try {
     const response = await endpoint.post(form, accept, exchange, retryStale);
     await drain(response.body);

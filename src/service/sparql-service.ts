@@ -89,7 +89,6 @@ export interface ResultDocument {
   rows?: number;
 }
 
-
 export type QueryResult =
   | {
       kind: 'bindings';
@@ -110,8 +109,6 @@ export type QueryResult =
     }
   /** The answer to a request with `explain: true`: the query ran to the end, its rows counted, not returned. */
   | { kind: 'explain'; explanation: QueryExplanation };
-
-
 
 export interface ServiceDescriptionData {
   /** Triples in the default graph, and per named graph, from the store's statistics. */

@@ -34,7 +34,12 @@ test('rows without variables keep their count', () => {
 
 test('quads travel as four terms, graph included', () => {
   const encoder = new TermTableEncoder(4);
-  const quad = factory.quad(namedNode('http://e/s'), namedNode('http://e/p'), literal('1', namedNode('http://www.w3.org/2001/XMLSchema#integer')), defaultGraph());
+  const quad = factory.quad(
+    namedNode('http://e/s'),
+    namedNode('http://e/p'),
+    literal('1', namedNode('http://www.w3.org/2001/XMLSchema#integer')),
+    defaultGraph(),
+  );
   encoder.addQuad(quad);
   const [decoded] = new TermTableDecoder().decodeQuads(encoder.take());
   assert.ok(decoded.equals(quad));

@@ -16,9 +16,7 @@ describe('DELETE and INSERT followed by long runs of blanks', { timeout: 20_000 
   });
 
   test('an indented DELETE { } WHERE { } and INSERT { } WHERE { } parse', () => {
-    const update = parseUpdate(
-      `DELETE${INDENT}{ ?s ?p ?o } WHERE { ?s ?p ?o } ;\nINSERT${INDENT}{ ?s ?p 1 } WHERE { ?s ?p ?o }`,
-    );
+    const update = parseUpdate(`DELETE${INDENT}{ ?s ?p ?o } WHERE { ?s ?p ?o } ;\nINSERT${INDENT}{ ?s ?p 1 } WHERE { ?s ?p ?o }`);
     assert.equal(update.operations.length, 2);
   });
 

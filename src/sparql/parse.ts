@@ -177,9 +177,7 @@ export function parseUpdate(text: string, baseIri?: string): ParsedUpdate {
   if (ast.type !== 'update') throw new SparqlSyntaxError('expected an update request but found a query');
   const algebra = rewriteTripleTermPatterns(translate(() => updateToAlgebra(ast, baseIri)));
   markSolutionWildcards(text, ast, algebra);
-  const hasDatasetClauses = (ast.updates ?? []).some(
-    (u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0,
-  );
+  const hasDatasetClauses = (ast.updates ?? []).some((u: any) => u.operation?.graph !== undefined || (u.operation?.from?.clauses?.length ?? 0) > 0);
   if (algebra.type === 'compositeupdate') {
     const operations = (algebra as Algebra.CompositeUpdate).updates.filter((op) => op.type !== 'nop');
     return { operations, hasDatasetClauses };

@@ -180,7 +180,14 @@ const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 /** Characters of names, prefixed names, variables and keywords (as far as this scan cares). */
 function isWordChar(code: number): boolean {
   return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 58) || code === 95 || code === 45 || code === 46 || code === 37 || code >= 0xb7
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 58) ||
+    code === 95 ||
+    code === 45 ||
+    code === 46 ||
+    code === 37 ||
+    code >= 0xb7
   );
 }
 /** isWordChar for ASCII, as a table (1: a word character). */
@@ -302,7 +309,13 @@ class ConstantScan {
     this.pos = i + 1;
     if (i >= text.length || text[i] !== quote) return;
     if (this.inBody && !escaped) {
-      this.replace(start + 1, i, stringPlaceholder(this.constants.length), text.slice(start + 1, i), quote === '"' ? REGION_STRING_DOUBLE : REGION_STRING_SINGLE);
+      this.replace(
+        start + 1,
+        i,
+        stringPlaceholder(this.constants.length),
+        text.slice(start + 1, i),
+        quote === '"' ? REGION_STRING_DOUBLE : REGION_STRING_SINGLE,
+      );
     }
   }
 

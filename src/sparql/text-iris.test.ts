@@ -43,14 +43,18 @@ const UPDATE_PLACES = [
 ];
 
 function refusedAt(parse: () => unknown, line: number, column: number, reason: RegExp, what: string): void {
-  assert.throws(parse, (error: unknown) => {
-    assert.ok(error instanceof SparqlSyntaxError, `${what}: a SparqlSyntaxError (a 400)`);
-    assert.match(error.message, /^invalid IRI </, what);
-    assert.match(error.message, reason, what);
-    assert.equal(error.line, line, `${what}: the line`);
-    assert.equal(error.column, column, `${what}: the column`);
-    return true;
-  }, what);
+  assert.throws(
+    parse,
+    (error: unknown) => {
+      assert.ok(error instanceof SparqlSyntaxError, `${what}: a SparqlSyntaxError (a 400)`);
+      assert.match(error.message, /^invalid IRI </, what);
+      assert.match(error.message, reason, what);
+      assert.equal(error.line, line, `${what}: the line`);
+      assert.equal(error.column, column, `${what}: the column`);
+      return true;
+    },
+    what,
+  );
 }
 
 /** Line and column of the `@` in a template, where the IRI will start. */
@@ -88,7 +92,10 @@ describe('IRIs written in queries and updates', () => {
     refusedAt(() => parseQuery('BASE <http://x.example/>\nSELECT * {\n ?s ?p <a#b#c> }'), 3, 8, /second '#'/, 'a relative IRI');
     // Prefixes declared by an update's later operation apply from there on.
     refusedAt(
-      () => parseUpdate('PREFIX ex: <http://x.example/>\nINSERT DATA { ex:a ex:b ex:c\\#d } ;\nPREFIX ex: <http://x.example/#>\nINSERT DATA { ex:a ex:b ex:c\\#d }'),
+      () =>
+        parseUpdate(
+          'PREFIX ex: <http://x.example/>\nINSERT DATA { ex:a ex:b ex:c\\#d } ;\nPREFIX ex: <http://x.example/#>\nINSERT DATA { ex:a ex:b ex:c\\#d }',
+        ),
       4,
       25,
       /second '#'/,
@@ -97,7 +104,17 @@ describe('IRIs written in queries and updates', () => {
   });
 
   it('accepts odd but valid IRIs: IP literals, ports, unicode, empty fragments, urn:, mailto:, relative ones', () => {
-    for (const iri of ['http://[::1]:8080/a', 'http://[2001:db8::ffff:192.0.2.1]/', 'http://x.example:/', 'http://x.example/caf\u00e9/\u6f22#', 'http://x.example/a#', 'urn:isbn:0451450523', 'mailto:a@x.example', 'http://x.example/%C3%A9', "http://x.example/!$&'()*+,;=:@"]) {
+    for (const iri of [
+      'http://[::1]:8080/a',
+      'http://[2001:db8::ffff:192.0.2.1]/',
+      'http://x.example:/',
+      'http://x.example/caf\u00e9/\u6f22#',
+      'http://x.example/a#',
+      'urn:isbn:0451450523',
+      'mailto:a@x.example',
+      'http://x.example/%C3%A9',
+      "http://x.example/!$&'()*+,;=:@",
+    ]) {
       parseQuery(`SELECT * WHERE { ?s ?p <${iri}> }`);
       parseUpdate(`INSERT DATA { <${iri}> <${iri}> <${iri}> }`);
     }

@@ -10,11 +10,11 @@ const NESTINGS: Record<string, (depth: number) => string> = {
   'OPTIONAL inside OPTIONAL': (n) => `SELECT * WHERE { ?s ?p ?o ${'OPTIONAL { ?s ?p ?o '.repeat(n - 1)}${'}'.repeat(n - 1)} }`,
   'sub-queries': (n) => `SELECT * WHERE ${'{ SELECT * WHERE '.repeat(n - 1)}{ ?s ?p ?o }${'}'.repeat(n - 1)}`,
   'parenthesised expressions': (n) => `SELECT * WHERE { ?s ?p ?o FILTER${'('.repeat(n - 1)}1${')'.repeat(n - 1)} }`,
-  'negations': (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${'!('.repeat(n - 2)}true${')'.repeat(n - 2)}) }`,
+  negations: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${'!('.repeat(n - 2)}true${')'.repeat(n - 2)}) }`,
   'function calls': (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${'STR('.repeat(n - 2)}1${')'.repeat(n - 2)}) }`,
   'property paths': (n) => `SELECT * WHERE { ?s ${'('.repeat(n - 1)}<http://p>*${')*'.repeat(n - 1)} ?o }`,
   'blank node property lists': (n) => `SELECT * WHERE { ?s <http://p> ${'[ <http://p> '.repeat(n - 1)}1${' ]'.repeat(n - 1)} }`,
-  'collections': (n) => `SELECT * WHERE { ?s <http://p> ${'( '.repeat(n - 1)}1${' )'.repeat(n - 1)} }`,
+  collections: (n) => `SELECT * WHERE { ?s <http://p> ${'( '.repeat(n - 1)}1${' )'.repeat(n - 1)} }`,
 };
 
 describe('SPARQL text limits', () => {
@@ -47,7 +47,7 @@ describe('SPARQL text limits', () => {
   const justOver = 'x'.repeat(MAX_TERM_LENGTH + 1);
   const terms: Record<string, (body: string) => string> = {
     'a short literal': (body) => `"${body}"`,
-    "a short literal in single quotes": (body) => `'${body}'`,
+    'a short literal in single quotes': (body) => `'${body}'`,
     'a long literal': (body) => `"""${body}"""`,
     'a long literal with line breaks and escapes': (body) => `'''${body.slice(0, -4)}\n\\"x'''`,
     'an IRI': (body) => `<http://e/${body}>`,

@@ -89,7 +89,11 @@ class LimitScanner {
     this.depth++;
     if (this.depth > MAX_NESTING_DEPTH) {
       const { line, column } = positionOf(this.text, this.at);
-      throw new SparqlSyntaxError(`brackets nested more than ${MAX_NESTING_DEPTH} deep; the nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`, line, column);
+      throw new SparqlSyntaxError(
+        `brackets nested more than ${MAX_NESTING_DEPTH} deep; the nesting depth of a request is limited to ${MAX_NESTING_DEPTH}`,
+        line,
+        column,
+      );
     }
   }
 

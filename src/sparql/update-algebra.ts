@@ -54,7 +54,9 @@ function whereAsInAQuery(rules: any, c: any, op: any): Algebra.Operation {
 }
 
 // A copy: patchRule changes the builder it is called on, and queries use the shared one unpatched.
-const updateTranslator = IndirBuilder.create(toAlgebra12Builder).patchRule(translateInsertDeleteWithQueryWhere as any).build();
+const updateTranslator = IndirBuilder.create(toAlgebra12Builder)
+  .patchRule(translateInsertDeleteWithQueryWhere as any)
+  .build();
 
 export function updateToAlgebra(ast: unknown, baseIri?: string): Algebra.Operation {
   const c = createAlgebraContext({ quads: true, baseIRI: baseIri });

@@ -7,7 +7,11 @@ const PREFIX = 'PREFIX : <http://ex/> ';
 
 function rejects(text: string, message: RegExp): void {
   const parse = text.startsWith('INSERT') ? parseUpdate : parseQuery;
-  assert.throws(() => parse(PREFIX + text), (error: unknown) => error instanceof SparqlSyntaxError && message.test(error.message), text);
+  assert.throws(
+    () => parse(PREFIX + text),
+    (error: unknown) => error instanceof SparqlSyntaxError && message.test(error.message),
+    text,
+  );
 }
 
 function accepts(text: string): void {

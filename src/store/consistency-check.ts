@@ -107,7 +107,8 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
           count++;
           if (!primary.has(quad.join(' '))) missing++;
         }
-        if (count !== primary.size || missing > 0) problem(`${layout.name} has ${count} quads (${missing} not in ${family[0].name}), ${family[0].name} ${primary.size}`);
+        if (count !== primary.size || missing > 0)
+          problem(`${layout.name} has ${count} quads (${missing} not in ${family[0].name}), ${family[0].name} ${primary.size}`);
       }
     }
 
@@ -121,7 +122,8 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     expect('distinctObjects', metaCount(META.distinctObjects), objects.size);
     const storedPredicates = new Map<number, number>();
     for (const { key, value } of uint32('predicates').getRange({})) storedPredicates.set(key as unknown as number, decodeCount(value as Uint8Array));
-    for (const p of new Set([...storedPredicates.keys(), ...predicateCounts.keys()])) expect(`the count of predicate ${termOf(p) ?? p}`, storedPredicates.get(p) ?? 0, predicateCounts.get(p) ?? 0);
+    for (const p of new Set([...storedPredicates.keys(), ...predicateCounts.keys()]))
+      expect(`the count of predicate ${termOf(p) ?? p}`, storedPredicates.get(p) ?? 0, predicateCounts.get(p) ?? 0);
     const storedGraphs = new Map<number, number>();
     for (const { key, value } of uint32('graphs').getRange({})) storedGraphs.set(key as unknown as number, decodeCount(value as Uint8Array));
     for (const [g, count] of graphCounts) expect(`the count of graph ${termOf(g) ?? g}`, storedGraphs.get(g) ?? -1, count);
@@ -134,12 +136,7 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
 }
 
 /** The kinds of term RDF 1.2 allows at each position of a quad: a triple term only as an object. */
-const POSITION_KINDS = [
-  ['NamedNode', 'BlankNode'],
-  ['NamedNode'],
-  ['NamedNode', 'BlankNode', 'Literal', 'Quad'],
-  ['NamedNode', 'BlankNode', 'DefaultGraph'],
-];
+const POSITION_KINDS = [['NamedNode', 'BlankNode'], ['NamedNode'], ['NamedNode', 'BlankNode', 'Literal', 'Quad'], ['NamedNode', 'BlankNode', 'DefaultGraph']];
 
 /** The quads of one index, [s, p, o, g], from its raw keys. */
 function* indexQuads(db: { getKeys(range: object): Iterable<unknown> }, layout: IndexLayout): Iterable<number[]> {

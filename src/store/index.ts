@@ -20,12 +20,5 @@ export {
 export { warmUpSort } from './sorted-keys.js';
 export { hasRoomToWrite } from './storage-full.js';
 export { avalanche, hashTermKeyBytes } from './term-hash.js';
-export {
-  keyedPattern,
-  type KeyedPattern,
-  matchingQuads,
-  patternOfKeys,
-  type QuadPattern,
-  removeMatching,
-} from './term-pattern-scan.js';
+export { keyedPattern, type KeyedPattern, matchingQuads, patternOfKeys, type QuadPattern, removeMatching } from './term-pattern-scan.js';
 export { hashTermKeysWords } from './term-hash-words.js';

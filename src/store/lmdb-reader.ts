@@ -5,7 +5,17 @@
  */
 import type { Term } from '../rdf/index.js';
 import { ANY, DEFAULT_GRAPH_ID, UNION_GRAPH, type QuadIds, type StoreReader, type StoreStatistics, type TermId } from './quad-store.js';
-import { rangeFor, rangeIn, graphLastPartner, indexFor, DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, quadKey, type IndexLayout, type IndexRange } from './index-layout.js';
+import {
+  rangeFor,
+  rangeIn,
+  graphLastPartner,
+  indexFor,
+  DEFAULT_INDEXES,
+  GRAPH_FIRST_INDEXES,
+  quadKey,
+  type IndexLayout,
+  type IndexRange,
+} from './index-layout.js';
 import { FreshRangeCursors, QuadScan, SharedRangeCursors, countRange, rangeIsEmpty, type RangeCursors } from './quad-scan.js';
 import { UnionScan } from './union-scan.js';
 import { SnapshotReads } from './snapshot-reads.js';

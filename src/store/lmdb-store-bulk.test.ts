@@ -35,7 +35,10 @@ test('addAll has the effect of add on each quad, statistics included', async () 
     const quads = randomQuads(600, ids, round);
     const added = one.write((w) => quads.filter((q) => w.add(...q)).length);
     const addedInBulk = bulk.write((w) => {
-      assert.deepEqual(terms.map((t) => w.intern(t)), ids);
+      assert.deepEqual(
+        terms.map((t) => w.intern(t)),
+        ids,
+      );
       assert.ok(w instanceof LmdbStoreWriter);
       return w.addAll(Uint32Array.from(quads.flat()));
     });

@@ -18,8 +18,15 @@ test('named graph lifecycle: create, fill, clear, drop', async () => {
     }
   };
 
-  assert.equal(store.write((w) => w.createGraph(g1)), true);
-  assert.equal(store.write((w) => w.createGraph(g1)), false, 'exists already');
+  assert.equal(
+    store.write((w) => w.createGraph(g1)),
+    true,
+  );
+  assert.equal(
+    store.write((w) => w.createGraph(g1)),
+    false,
+    'exists already',
+  );
   assert.deepEqual(graphsNow(), [g1], 'an empty graph exists once created');
 
   store.write((w) => {
@@ -37,7 +44,10 @@ test('named graph lifecycle: create, fill, clear, drop', async () => {
     w.add(s, p, o, g1);
     w.add(s, p, s, g1);
   });
-  assert.equal(store.write((w) => w.clearGraph(g1)), 2);
+  assert.equal(
+    store.write((w) => w.clearGraph(g1)),
+    2,
+  );
   const afterClear = store.reader();
   assert.ok(afterClear.hasNamedGraph(g1), 'clear keeps the graph');
   assert.equal(afterClear.count(ANY, ANY, ANY, g1), 0);
@@ -45,8 +55,15 @@ test('named graph lifecycle: create, fill, clear, drop', async () => {
   afterClear.release();
 
   store.write((w) => w.add(s, p, o, g1));
-  assert.equal(store.write((w) => w.dropGraph(g1)), true);
-  assert.equal(store.write((w) => w.dropGraph(g1)), false, 'gone already');
+  assert.equal(
+    store.write((w) => w.dropGraph(g1)),
+    true,
+  );
+  assert.equal(
+    store.write((w) => w.dropGraph(g1)),
+    false,
+    'gone already',
+  );
   const afterDrop = store.reader();
   assert.equal(afterDrop.hasNamedGraph(g1), false);
   assert.equal(afterDrop.count(ANY, ANY, ANY, g1), 0);
@@ -78,9 +95,15 @@ test('the default graph can be cleared (and "dropped", which clears it)', async 
     w.add(o, p, s, DEFAULT_GRAPH_ID);
     w.add(s, p, o, g);
   });
-  assert.equal(store.write((w) => w.clearGraph(DEFAULT_GRAPH_ID)), 2);
+  assert.equal(
+    store.write((w) => w.clearGraph(DEFAULT_GRAPH_ID)),
+    2,
+  );
   store.write((w) => w.add(s, p, s, DEFAULT_GRAPH_ID));
-  assert.equal(store.write((w) => w.dropGraph(DEFAULT_GRAPH_ID)), true);
+  assert.equal(
+    store.write((w) => w.dropGraph(DEFAULT_GRAPH_ID)),
+    true,
+  );
   const reader = store.reader();
   assert.equal(reader.count(ANY, ANY, ANY, DEFAULT_GRAPH_ID), 0);
   assert.equal(reader.count(ANY, ANY, ANY, ANY), 1);

@@ -5,18 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import {
-  blankNode,
-  directionalLiteral,
-  literal,
-  namedNode,
-  termKey,
-  termToString,
-  termsEqual,
-  tripleTerm,
-  typedLiteral,
-  type Term,
-} from '../rdf/terms.js';
+import { blankNode, directionalLiteral, literal, namedNode, termKey, termToString, termsEqual, tripleTerm, typedLiteral, type Term } from '../rdf/terms.js';
 import { xsd } from '../rdf/vocabulary.js';
 import { checkStoreConsistency } from './consistency-check.js';
 import { openStore } from './lmdb-store.js';
@@ -52,7 +41,14 @@ test('a store written before RDF 1.2 opens, reads the same, and takes triple ter
     const before = objectsOf(store, ex('s'));
     assert.equal(before.length, 5);
     assert.ok(before.includes('"tagged"@en') && before.includes('"1"^^<http://www.w3.org/2001/XMLSchema#integer>'), before.join(' '));
-    assert.deepEqual(objectsOf(store, ex('s'), store.write((w) => w.intern(ex('g')))), ['"in a graph"@en-gb']);
+    assert.deepEqual(
+      objectsOf(
+        store,
+        ex('s'),
+        store.write((w) => w.intern(ex('g'))),
+      ),
+      ['"in a graph"@en-gb'],
+    );
 
     const reified = tripleTerm(ex('s'), ex('p'), literal('tagged', 'en'));
     store.write((w) => {
@@ -83,7 +79,8 @@ test('triple terms and directional literals get IDs, are found by them, and read
       literal('abc', 'en'),
     ];
     const ids = store.write((w) => {
-      const s = w.intern(ex('s')), p = w.intern(ex('p'));
+      const s = w.intern(ex('s')),
+        p = w.intern(ex('p'));
       const ids = terms.map((term) => w.intern(term));
       for (const id of ids) w.add(s, p, id, DEFAULT_GRAPH_ID);
       return ids;

@@ -126,7 +126,10 @@ test('a reader scans its snapshot before, inside and after a write callback', as
   assert.equal(reader.count(s, p, ANY, DEFAULT_GRAPH_ID), quads.filter((q) => matches(q, s, p, ANY, DEFAULT_GRAPH_ID)).length);
   reader.release();
   const later = store.reader();
-  assert.equal(later.count(s, p, ANY, DEFAULT_GRAPH_ID), quads.filter((q) => matches(q, s, p, ANY, DEFAULT_GRAPH_ID)).length + 1 - (quads[0][3] === DEFAULT_GRAPH_ID ? 1 : 0));
+  assert.equal(
+    later.count(s, p, ANY, DEFAULT_GRAPH_ID),
+    quads.filter((q) => matches(q, s, p, ANY, DEFAULT_GRAPH_ID)).length + 1 - (quads[0][3] === DEFAULT_GRAPH_ID ? 1 : 0),
+  );
   later.release();
   await store.close();
 });

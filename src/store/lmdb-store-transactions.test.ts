@@ -92,7 +92,15 @@ test('a reader keeps the snapshot it started with, through later commits', async
   assert.equal(early.idOf(ex('o2')) === undefined || early.count(ANY, ANY, early.idOf(ex('o2'))!, DEFAULT_GRAPH_ID) === 0, true);
   assert.equal(scanStartedEarly.next().done, true, 'a scan begun in the snapshot stays in it');
   assert.equal(later.count(s, ANY, ANY, DEFAULT_GRAPH_ID), 2);
-  assert.equal(later.has(s, p, store.write((w) => w.intern(ex('o1'))), DEFAULT_GRAPH_ID), true);
+  assert.equal(
+    later.has(
+      s,
+      p,
+      store.write((w) => w.intern(ex('o1'))),
+      DEFAULT_GRAPH_ID,
+    ),
+    true,
+  );
   const latest = store.reader();
   assert.equal(latest.count(s, ANY, ANY, DEFAULT_GRAPH_ID), 2, 'o2 and o3');
   assert.equal(latest.statistics().quadCount, 2);
@@ -129,7 +137,10 @@ test('write callbacks must be synchronous and cannot nest; a finished writer ref
     kept = w;
   });
   assert.throws(() => kept!.intern(ex('late')), /finished/);
-  assert.equal(store.write(() => 'result'), 'result');
+  assert.equal(
+    store.write(() => 'result'),
+    'result',
+  );
   const reader = store.reader();
   assert.equal(reader.statistics().quadCount, 0);
   reader.release();

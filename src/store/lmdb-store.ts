@@ -73,8 +73,7 @@ export class LmdbQuadStore implements QuadStore {
       if (!readOnly) {
         initializeFormat(context);
         recoverInterruptedLoad(context);
-      }
-      else checkFormat(context);
+      } else checkFormat(context);
       return new LmdbQuadStore(context, path, temporary, lock);
     } catch (error) {
       lock?.release();
@@ -207,7 +206,9 @@ function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
     return {
       indexes,
       idToTerm: env.openDB({ name: 'id2term', ...uint32Keys }) as never,
-      termToId: env.openDB({ name: 'term2id', encoding: 'binary', keyEncoding: 'binary', dupSort: true, dupFixed: true } as object as { name: string }) as never,
+      termToId: env.openDB({ name: 'term2id', encoding: 'binary', keyEncoding: 'binary', dupSort: true, dupFixed: true } as object as {
+        name: string;
+      }) as never,
       meta: env.openDB({ name: 'meta', encoding: 'binary' }) as never,
       graphs: env.openDB({ name: 'graphs', ...uint32Keys }) as never,
       predicates: env.openDB({ name: 'predicates', ...uint32Keys }) as never,

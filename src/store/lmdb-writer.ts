@@ -12,26 +12,9 @@
  * with it as subject, which is probed once per term at flush.
  */
 import type { Term } from '../rdf/index.js';
-import {
-  ANY,
-  DEFAULT_GRAPH_ID,
-  FIRST_TERM_ID,
-  QUERY_LOCAL_ID_BASE,
-  type QuadIds,
-  type StoreStatistics,
-  type StoreWriter,
-  type TermId,
-} from './quad-store.js';
+import { ANY, DEFAULT_GRAPH_ID, FIRST_TERM_ID, QUERY_LOCAL_ID_BASE, type QuadIds, type StoreStatistics, type StoreWriter, type TermId } from './quad-store.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
-import {
-  DEFAULT_INDEXES,
-  GRAPH_FIRST_INDEXES,
-  GRAPH_LAST_INDEXES,
-  O,
-  S,
-  rangeFor,
-  type IndexLayout,
-} from './index-layout.js';
+import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, O, S, rangeFor, type IndexLayout } from './index-layout.js';
 import { BoundedMap } from '../bounded-map.js';
 import { IdBitset } from './id-bitset.js';
 import { DeferredQuads, fillKey, indexHandle, writePrimary, type IndexHandle } from './sorted-index-writes.js';
@@ -274,7 +257,10 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (named === 0) return this.addToFamily(batch, count, this.defaultIndexes, this.deferredDefault);
     if (named === count) return this.addToFamily(batch, count, this.namedIndexes, this.deferredNamed);
     const [defaults, nameds] = splitByFamily(batch, count, named);
-    return this.addToFamily(defaults, count - named, this.defaultIndexes, this.deferredDefault) + this.addToFamily(nameds, named, this.namedIndexes, this.deferredNamed);
+    return (
+      this.addToFamily(defaults, count - named, this.defaultIndexes, this.deferredDefault) +
+      this.addToFamily(nameds, named, this.namedIndexes, this.deferredNamed)
+    );
   }
 
   /*

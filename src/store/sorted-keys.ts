@@ -77,7 +77,16 @@ function countDigits(column: Uint32Array, count: number, buckets: Uint32Array, s
   }
 }
 
-function scatter(perm: Uint32Array, column: Uint32Array, permNext: Uint32Array, columnNext: Uint32Array, count: number, buckets: Uint32Array, shift: number, mask: number): void {
+function scatter(
+  perm: Uint32Array,
+  column: Uint32Array,
+  permNext: Uint32Array,
+  columnNext: Uint32Array,
+  count: number,
+  buckets: Uint32Array,
+  shift: number,
+  mask: number,
+): void {
   for (let i = 0; i < count; i++) {
     const id = column[i];
     const to = buckets[(id >>> shift) & mask]++;

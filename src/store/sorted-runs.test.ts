@@ -29,14 +29,17 @@ function inOrder(runs: SortedRuns, k: number): number[][] {
   const reader = runs.inOrder(k);
   // A small chunk: reading resumes where the previous read stopped.
   const chunk = new Uint32Array(5 * 4);
-  for (let count; (count = reader.read(chunk, 5)) > 0; ) {
+  for (let count; (count = reader.read(chunk, 5)) > 0;) {
     for (let i = 0; i < count; i++) out.push(Array.from(chunk.subarray(i * 4, i * 4 + 4)));
   }
   return out;
 }
 
 test('entries added in runs of any size come out in each order, ties in the order they were added', () => {
-  const orders = [[1, 2, 0], [2, 0, 1, 3]];
+  const orders = [
+    [1, 2, 0],
+    [2, 0, 1, 3],
+  ];
   const runs = new SortedRuns(1 << 20, orders);
   const next = ids(42);
   const added: number[][] = [];
@@ -57,7 +60,10 @@ test('entries added in runs of any size come out in each order, ties in the orde
   runs.count++;
   added.push([3, 3, 3, 3]);
   for (let k = 0; k < orders.length; k++) {
-    assert.deepEqual(inOrder(runs, k), referenceOrder(added, orders[k]).map((i) => added[i]));
+    assert.deepEqual(
+      inOrder(runs, k),
+      referenceOrder(added, orders[k]).map((i) => added[i]),
+    );
   }
 });
 
@@ -69,7 +75,11 @@ test('after clear the runs start over', () => {
     runs.count = 3;
     runs.sealRun();
     assert.equal(runs.unsealed, 0);
-    assert.deepEqual(inOrder(runs, 0), [[1, round, 0, 0], [5, round, 0, 0], [9, round, 0, 0]]);
+    assert.deepEqual(inOrder(runs, 0), [
+      [1, round, 0, 0],
+      [5, round, 0, 0],
+      [9, round, 0, 0],
+    ]);
     runs.clear();
     assert.equal(runs.count, 0);
   }
@@ -82,8 +92,23 @@ test('runs added in a known order are sorted by fewer positions, with the same r
   assert.deepEqual(positionsToSort([G, S, P, O], [S, P, O, G]), [S, P, O]);
   assert.deepEqual(positionsToSort([G, S, P, O], [G, O, S, P]), [G, O]);
   assert.deepEqual(positionsToSort([S, P, O], [S, P, O]), []);
-  for (const added of [[S, P, O], [G, S, P, O]]) {
-    const orders = added.length === 3 ? [[P, O, S], [O, S, P]] : [[G, P, O, S], [G, O, S, P], [S, P, O, G], [P, O, S, G], [O, S, P, G]];
+  for (const added of [
+    [S, P, O],
+    [G, S, P, O],
+  ]) {
+    const orders =
+      added.length === 3
+        ? [
+            [P, O, S],
+            [O, S, P],
+          ]
+        : [
+            [G, P, O, S],
+            [G, O, S, P],
+            [S, P, O, G],
+            [P, O, S, G],
+            [O, S, P, G],
+          ];
     const runs = new SortedRuns(1 << 20, orders, added);
     const next = ids(7);
     const all: number[][] = [];
@@ -96,6 +121,11 @@ test('runs added in a known order are sorted by fewer positions, with the same r
       all.push(...sorted);
       runs.sealRun();
     }
-    for (let k = 0; k < orders.length; k++) assert.deepEqual(inOrder(runs, k), referenceOrder(all, orders[k]).map((i) => all[i]), `${added} -> ${orders[k]}`);
+    for (let k = 0; k < orders.length; k++)
+      assert.deepEqual(
+        inOrder(runs, k),
+        referenceOrder(all, orders[k]).map((i) => all[i]),
+        `${added} -> ${orders[k]}`,
+      );
   }
 });

@@ -206,7 +206,8 @@ class RunMerge implements EntryReader {
     const limit = Math.min(max, out.length / STRIDE);
     while (count < limit && (i < middle || j < end)) {
       let from: number;
-      if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, entries, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0)) from = ordering[i++] * STRIDE;
+      if (j >= end || (i < middle && compareEntries(entries, ordering[i] * STRIDE, entries, ordering[j] * STRIDE, o0, o1, o2, o3) <= 0))
+        from = ordering[i++] * STRIDE;
       else from = ordering[j++] * STRIDE;
       const to = count * STRIDE;
       out[to] = entries[from];
@@ -227,7 +228,15 @@ class RunMerge implements EntryReader {
  * Merges the sorted ranges [start, middle) and [middle, end) of `ordering` (entry numbers) into one
  * sorted range, through `buffer`. Ties keep the first range's entry first (stable).
  */
-function mergeAdjacent(entries: QuadBatch, ordering: Uint32Array, start: number, middle: number, end: number, buffer: Uint32Array, order: readonly number[]): void {
+function mergeAdjacent(
+  entries: QuadBatch,
+  ordering: Uint32Array,
+  start: number,
+  middle: number,
+  end: number,
+  buffer: Uint32Array,
+  order: readonly number[],
+): void {
   const [o0, o1, o2, o3] = fourPositions(order);
   let i = start;
   let j = middle;

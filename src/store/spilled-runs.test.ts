@@ -10,7 +10,10 @@ import { SpilledRuns, loadMemoryEntries } from './spilled-runs.js';
 test('spilled runs merge back into one sequence sorted in each order, ties in run order', () => {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-runs-'));
   try {
-    const orders = [[1, 2, 0, 3], [2, 0, 1, 3]];
+    const orders = [
+      [1, 2, 0, 3],
+      [2, 0, 1, 3],
+    ];
     const held = new SortedRuns(5000, orders);
     const spill = new SpilledRuns(join(dir, 'runs'), 'test', orders);
     const random = seededRandom(7);
@@ -33,10 +36,12 @@ test('spilled runs merge back into one sequence sorted in each order, ties in ru
       const merged = spill.merged(k);
       const got: number[][] = [];
       const out = new Uint32Array(1000 * 4);
-      for (let n; (n = merged.read(out, 1000)) > 0; ) for (let i = 0; i < n; i++) got.push([...out.subarray(i * 4, i * 4 + 4)]);
+      for (let n; (n = merged.read(out, 1000)) > 0;) for (let i = 0; i < n; i++) got.push([...out.subarray(i * 4, i * 4 + 4)]);
       merged.close();
       const order = orders[k];
-      const expected = [...all].sort((a, b) => a[order[0]] - b[order[0]] || a[order[1]] - b[order[1]] || a[order[2]] - b[order[2]] || a[order[3]] - b[order[3]]);
+      const expected = [...all].sort(
+        (a, b) => a[order[0]] - b[order[0]] || a[order[1]] - b[order[1]] || a[order[2]] - b[order[2]] || a[order[3]] - b[order[3]],
+      );
       assert.deepEqual(got, expected);
     }
     spill.remove();

@@ -77,7 +77,7 @@ export class SpilledRuns {
       let entries = 0;
       try {
         const reader = held.inOrder(k);
-        for (let count; (count = reader.read(spillChunk, SPILL_CHUNK)) > 0; ) {
+        for (let count; (count = reader.read(spillChunk, SPILL_CHUNK)) > 0;) {
           writeFully(fd, new Uint8Array(spillChunk.buffer, 0, count * ENTRY_BYTES));
           if (k === 0) observe?.(spillChunk, count);
           entries += count;
@@ -93,7 +93,10 @@ export class SpilledRuns {
 
   /** The runs' entries in order k, merged (ties: earlier run first). */
   merged(k: number): MergedRuns {
-    return new MergedRuns(this.runs.map((files) => files[k]), this.orders[k]);
+    return new MergedRuns(
+      this.runs.map((files) => files[k]),
+      this.orders[k],
+    );
   }
 
   /** Deletes the run files and forgets them. */
@@ -108,7 +111,7 @@ const SPILL_CHUNK = 1 << 14;
 const spillChunk = new Uint32Array(SPILL_CHUNK * STRIDE);
 
 function writeFully(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /** Entries read from a run file at a time (1 MiB): large sequential reads. */
@@ -137,7 +140,7 @@ class RunReader {
     }
     const entries = Math.min(this.left, READ_ENTRIES);
     const bytes = new Uint8Array(this.buffer.buffer, 0, entries * ENTRY_BYTES);
-    for (let done = 0; done < bytes.length; ) {
+    for (let done = 0; done < bytes.length;) {
       const read = readSync(this.fd, bytes, done, bytes.length - done, this.filePosition + done);
       if (read === 0) throw new Error('a spilled run file of the load ended early');
       done += read;

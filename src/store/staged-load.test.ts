@@ -47,7 +47,11 @@ test('a staged load into an empty store has the effect of one transaction, stati
     const load = staged.beginStagedLoad();
     assert.ok(load);
     // Three transactions; the same quad in two of them counts once.
-    for (const stage of [[0, 1, 2], [2, 3, 4], [0, 1, 2]]) {
+    for (const stage of [
+      [0, 1, 2],
+      [2, 3, 4],
+      [0, 1, 2],
+    ]) {
       await load.stage(async (w) => {
         const [a, b, c] = stage.map((i) => w.intern(term(i)));
         w.addAll(Uint32Array.of(a, b, c, DEFAULT_GRAPH_ID, c, b, a, a));
@@ -55,7 +59,10 @@ test('a staged load into an empty store has the effect of one transaction, stati
     }
     load.finish();
     single.write((w) => {
-      for (const stage of [[0, 1, 2], [2, 3, 4]]) {
+      for (const stage of [
+        [0, 1, 2],
+        [2, 3, 4],
+      ]) {
         const [a, b, c] = stage.map((i) => w.intern(term(i)));
         w.add(a, b, c, DEFAULT_GRAPH_ID);
         w.add(c, b, a, a);
@@ -68,7 +75,10 @@ test('a staged load into an empty store has the effect of one transaction, stati
     b.release();
     // The store is not empty any more: the next load is a single transaction.
     assert.equal(staged.beginStagedLoad(), undefined);
-    assert.equal(staged.write(() => 'writable again'), 'writable again');
+    assert.equal(
+      staged.write(() => 'writable again'),
+      'writable again',
+    );
   } finally {
     await Promise.all([staged.close(), single.close()]);
   }
@@ -122,7 +132,10 @@ test('while a staged load runs, nothing else opens the store (its stages are lef
       w.addAll(Uint32Array.of(w.intern(term(1)), w.intern(term(2)), w.intern(term(3)), DEFAULT_GRAPH_ID));
     });
     // Writable or not: the message names the loading process.
-    assert.throws(() => openStore({ path: dir }), (error: Error) => error instanceof StoreInUseError && error.message.includes(`process ${process.pid}`));
+    assert.throws(
+      () => openStore({ path: dir }),
+      (error: Error) => error instanceof StoreInUseError && error.message.includes(`process ${process.pid}`),
+    );
     assert.throws(() => openStore({ path: dir, readOnly: true }), StoreInUseError);
     load.finish();
     const other = openStore({ path: dir });
@@ -140,7 +153,10 @@ test('a load into an empty store that another handle has open is no staged load'
     const other = openStore({ path: dir, readOnly: true });
     try {
       let told: number[] | undefined;
-      assert.equal(store.beginStagedLoad((pids) => (told = pids)), undefined);
+      assert.equal(
+        store.beginStagedLoad((pids) => (told = pids)),
+        undefined,
+      );
       assert.deepEqual(told, [process.pid]);
       // Once the other handle is closed, it is.
       await other.close();
@@ -241,7 +257,12 @@ test('a staged load whose held-back entries spill to run files stores exactly wh
     const contents: Record<string, string[]>[] = [];
     // The held-back entries written in one transaction, or in many that each go on where the
     // previous one stopped (from memory, and from the merge of the run files).
-    for (const [cap, heldBackPerTransaction] of [[undefined, undefined], [1000, undefined], [undefined, 5000], [1000, 5000]]) {
+    for (const [cap, heldBackPerTransaction] of [
+      [undefined, undefined],
+      [1000, undefined],
+      [undefined, 5000],
+      [1000, 5000],
+    ]) {
       const path = join(dir, `store-${cap ?? 'default'}-${heldBackPerTransaction ?? 'default'}`);
       const runs = join(path, LOAD_RUNS_DIRECTORY);
       let spilled = false;

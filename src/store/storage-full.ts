@@ -29,7 +29,9 @@ export function storageErrorOf(error: unknown, path: string): unknown {
   const noSpace = code === ENOSPC || /no space left on device/i.test(text);
   const ioError = code === EIO || /input\/output error/i.test(text);
   if (noSpace || (ioError && !hasRoomToWrite(path))) {
-    return new StorageFullError(`the disk of the store is full (${describeFreeSpace(path)} free at ${path}); nothing of this write was kept, and writes work again once there is room`);
+    return new StorageFullError(
+      `the disk of the store is full (${describeFreeSpace(path)} free at ${path}); nothing of this write was kept, and writes work again once there is room`,
+    );
   }
   return error;
 }

@@ -53,8 +53,14 @@ test('interning is idempotent, within and across transactions', async () => {
   const first = store.write((w) => everyKind.map((t) => [w.intern(t), w.intern(t)]));
   for (const [a, b] of first) assert.equal(a, b);
   const second = store.write((w) => everyKind.map((t) => w.intern(t)));
-  assert.deepEqual(second, first.map(([a]) => a));
-  assert.equal(store.write((w) => w.statistics().termCount), everyKind.length);
+  assert.deepEqual(
+    second,
+    first.map(([a]) => a),
+  );
+  assert.equal(
+    store.write((w) => w.statistics().termCount),
+    everyKind.length,
+  );
   await store.close();
 });
 
@@ -120,7 +126,10 @@ test('keys given as bytes are found whether their hash entry is held back or wri
       const writer = w as LmdbStoreWriter;
       const ids = first.map((t) => writer.internKeyBytes(...keyBytesOf(t)));
       // Held back (not written yet): found again without a look-up that writes them out first.
-      assert.deepEqual(first.map((t) => writer.internKeyBytes(...keyBytesOf(t))), ids);
+      assert.deepEqual(
+        first.map((t) => writer.internKeyBytes(...keyBytesOf(t))),
+        ids,
+      );
       return ids;
     });
     assert.equal(new Set(firstIds).size, first.length);
@@ -129,10 +138,19 @@ test('keys given as bytes are found whether their hash entry is held back or wri
       const ids = second.map((t) => writer.internKeyBytes(...keyBytesOf(t)));
       assert.deepEqual(ids.slice(0, 5), firstIds.slice(5));
       // The same IDs as the term-object path, for old and new terms alike.
-      assert.deepEqual(second.map((t) => w.intern(t)), ids);
+      assert.deepEqual(
+        second.map((t) => w.intern(t)),
+        ids,
+      );
     });
-    assert.equal(store.write((w) => w.statistics().termCount), everyKind.length);
-    assert.deepEqual(everyKind.map((t) => store.reader().termOf(store.reader().idOf(t)!)), everyKind);
+    assert.equal(
+      store.write((w) => w.statistics().termCount),
+      everyKind.length,
+    );
+    assert.deepEqual(
+      everyKind.map((t) => store.reader().termOf(store.reader().idOf(t)!)),
+      everyKind,
+    );
   } finally {
     await store.close();
   }
@@ -149,7 +167,10 @@ test('different keys under one hash get different IDs, held back or written', as
     assert.equal(new Set([a, b, c]).size, 3);
     store.write((w) => {
       const writer = w as LmdbStoreWriter;
-      assert.deepEqual(['"c', '<http://example.org/b', '<http://example.org/a'].map((key) => writer.internKeyBytes(encode(key), 7, 7)), [c, b, a]);
+      assert.deepEqual(
+        ['"c', '<http://example.org/b', '<http://example.org/a'].map((key) => writer.internKeyBytes(encode(key), 7, 7)),
+        [c, b, a],
+      );
       assert.notEqual(writer.internKeyBytes(encode('"d'), 7, 7), a);
     });
   } finally {
@@ -161,13 +182,23 @@ test('held-back term hashes are written in hash order, collisions and words past
   const store = openStore({ memory: true });
   // Hashes as the load's parse worker would send them (made up here): a full collision, a tie on the
   // high word, words with the top bit set, in no particular order.
-  const hashes: [number, number][] = [[0x80000001, 7], [5, 1], [0xfffffffe, 3], [5, 1], [5, 0], [0x7fffffff, 0xffffffff], [5, 2], [0, 0]];
+  const hashes: [number, number][] = [
+    [0x80000001, 7],
+    [5, 1],
+    [0xfffffffe, 3],
+    [5, 1],
+    [5, 0],
+    [0x7fffffff, 0xffffffff],
+    [5, 2],
+    [0, 0],
+  ];
   const ids = store.write((w) => {
     const writer = w as LmdbStoreWriter;
     return hashes.map(([high, low], i) => writer.internNewKeyBytes(Buffer.from(`<http://example.org/t${i}`), high, low));
   });
   const stored: [string, number][] = [];
-  const termToId = (store as unknown as { context: { dbs: { termToId: { getRange(o: object): Iterable<{ key: Buffer; value: Uint8Array }> } } } }).context.dbs.termToId;
+  const termToId = (store as unknown as { context: { dbs: { termToId: { getRange(o: object): Iterable<{ key: Buffer; value: Uint8Array }> } } } }).context.dbs
+    .termToId;
   for (const { key, value } of termToId.getRange({})) stored.push([key.toString('hex'), Buffer.from(value).readUInt32BE(0)]);
   const hex = ([high, low]: [number, number]) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
   const expected = hashes.map((hash, i) => [hex(hash), ids[i]] as [string, number]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));

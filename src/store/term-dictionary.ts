@@ -268,7 +268,7 @@ export class DictionaryWriter extends DictionaryReader {
     const last = this.lastHash();
     const state = { previousHigh: last?.[0] ?? -1, previousLow: last?.[1] ?? -1 };
     const reader = this.pending.inOrder(0);
-    for (let count; (count = reader.read(mergeChunk, MERGE_CHUNK)) > 0; ) this.putHashes(mergeChunk, count, state);
+    for (let count; (count = reader.read(mergeChunk, MERGE_CHUNK)) > 0;) this.putHashes(mergeChunk, count, state);
     this.pending.clear();
     this.pendingIndex = undefined;
   }
@@ -322,7 +322,8 @@ export class DictionaryWriter extends DictionaryReader {
     const value = this.idBuffer;
     const valueWords = this.idWords;
     for (let at = 0; at < count * 4; at += 4) {
-      const high = entries[at], low = entries[at + 1];
+      const high = entries[at],
+        low = entries[at + 1];
       // Appending needs a strictly greater key; an equal hash (a collision) is a dupsort insert.
       const greater = high > state.previousHigh || (high === state.previousHigh && low > state.previousLow);
       key[0] = bigEndianWord(high);

@@ -19,7 +19,7 @@ function assertSameHash(key: string, offset: number): void {
 test('equal to the store dictionary hash (hashTermKey) for keys of every length and alignment', () => {
   const alphabet = '<http://example.org/ab"cdefXYZ0123456789_-#@^';
   let seed = 12345;
-  const random = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const random = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
   for (let length = 0; length < 200; length++) {
     let key = '';
     for (let i = 0; i < length; i++) key += alphabet[random(alphabet.length)];
@@ -40,7 +40,7 @@ test('long keys agree', () => {
 
 test('a batch hashed two keys at a time gives each key its own hash', () => {
   let seed = 99;
-  const random = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const random = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
   const pieces = ['<http://example.org/', 'abc', '"', 'é', '路径', '😀', ' ', 'lorem ipsum dolor sit amet '];
   for (let round = 0; round < 30; round++) {
     const keys: string[] = [];

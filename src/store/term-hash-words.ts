@@ -27,8 +27,18 @@ export function hashTermKeyWords(bytes: Uint8Array, view: DataView, start: numbe
 export function hashTermKeysWords(bytes: Uint8Array, view: DataView, ends: Uint32Array, out: Uint32Array): void {
   const count = ends.length;
   let next = 0;
-  let aKey = -1, aStart = 0, aAt = 0, aEnd = 0, a1 = 0, a2 = 0;
-  let bKey = -1, bStart = 0, bAt = 0, bEnd = 0, b1 = 0, b2 = 0;
+  let aKey = -1,
+    aStart = 0,
+    aAt = 0,
+    aEnd = 0,
+    a1 = 0,
+    a2 = 0;
+  let bKey = -1,
+    bStart = 0,
+    bAt = 0,
+    bEnd = 0,
+    b1 = 0,
+    b2 = 0;
   for (;;) {
     if (aKey < 0 && next < count) {
       aKey = next++;

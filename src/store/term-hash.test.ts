@@ -16,7 +16,16 @@ function wordsOfBytes(key: string): number[] {
   return [...out];
 }
 
-const KEYS = ['<http://example.org/a', '"', '@en"chat', '^http://www.w3.org/2001/XMLSchema#integer"01', '"ünïcødé 路径 😀', '_f_b1', 'D', '"' + 'x'.repeat(5000)];
+const KEYS = [
+  '<http://example.org/a',
+  '"',
+  '@en"chat',
+  '^http://www.w3.org/2001/XMLSchema#integer"01',
+  '"ünïcødé 路径 😀',
+  '_f_b1',
+  'D',
+  '"' + 'x'.repeat(5000),
+];
 
 test('hashing the UTF-8 bytes gives the hash of the key string (ASCII or not)', () => {
   for (const key of KEYS) assert.deepEqual(wordsOfBytes(key), wordsOf(key), key);

@@ -51,7 +51,9 @@ export function* matchingQuads(reader: StoreReader, pattern: QuadPattern, batchS
   let batch: Quad[] = [];
   for (const [s, p, o, g] of scanPattern(reader, pattern)) {
     const graph = g === DEFAULT_GRAPH_ID ? factory.defaultGraph() : reader.termOf(g);
-    batch.push(factory.quad(reader.termOf(s) as Quad['subject'], reader.termOf(p) as Quad['predicate'], reader.termOf(o) as Quad['object'], graph as Quad['graph']));
+    batch.push(
+      factory.quad(reader.termOf(s) as Quad['subject'], reader.termOf(p) as Quad['predicate'], reader.termOf(o) as Quad['object'], graph as Quad['graph']),
+    );
     if (batch.length === batchSize) {
       yield batch;
       batch = [];

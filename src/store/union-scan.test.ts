@@ -25,7 +25,9 @@ function unionTriples(reader: StoreReader, s: TermId, p: TermId, o: TermId): str
 /** What the union must hold: each distinct triple of every graph once, in the default graph. */
 function expectedUnion(quads: [TermId, TermId, TermId, TermId][], s: TermId, p: TermId, o: TermId): string[] {
   const matches = (id: TermId, want: TermId) => want === ANY || id === want;
-  const triples = new Set(quads.filter(([qs, qp, qo]) => matches(qs, s) && matches(qp, p) && matches(qo, o)).map(([qs, qp, qo]) => `${qs} ${qp} ${qo} ${DEFAULT_GRAPH_ID}`));
+  const triples = new Set(
+    quads.filter(([qs, qp, qo]) => matches(qs, s) && matches(qp, p) && matches(qo, o)).map(([qs, qp, qo]) => `${qs} ${qp} ${qo} ${DEFAULT_GRAPH_ID}`),
+  );
   return [...triples].sort();
 }
 

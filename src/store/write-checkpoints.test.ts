@@ -54,7 +54,10 @@ test('a checkpoint that throws aborts the transaction half way: adds, new terms 
     calls = 0;
     assert.throws(() => store.write((w) => w.dropGraph(graph), { checkpoint }), stop);
     assert.deepEqual(await snapshot(store), before);
-    assert.equal(store.write((w) => w.add(w.intern(ex('one')), w.intern(ex('p')), w.intern(ex('more')), DEFAULT_GRAPH_ID)), true);
+    assert.equal(
+      store.write((w) => w.add(w.intern(ex('one')), w.intern(ex('p')), w.intern(ex('more')), DEFAULT_GRAPH_ID)),
+      true,
+    );
     assert.equal((await snapshot(store)).quads, before.quads + 1);
   } finally {
     await store.close();

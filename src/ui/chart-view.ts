@@ -19,15 +19,15 @@ const COLOURS = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6
  */
 export function chartData(variables: string[], rows: (RdfTerm | undefined)[][], names: PrefixShortener): ChartData | undefined {
   if (rows.length === 0) return undefined;
-  const numeric = variables.map((_, i) => rows.every((row) => row[i] === undefined || numericValue(row[i]) !== undefined) && rows.some((row) => row[i] !== undefined));
+  const numeric = variables.map(
+    (_, i) => rows.every((row) => row[i] === undefined || numericValue(row[i]) !== undefined) && rows.some((row) => row[i] !== undefined),
+  );
   const seriesColumns = variables.map((_, i) => i).filter((i) => numeric[i]);
   if (seriesColumns.length === 0) return undefined;
   const labelColumn = numeric.indexOf(false);
   return {
     labels: rows.map((row, r) => (labelColumn < 0 ? String(r + 1) : termText(row[labelColumn], names))),
-    series: seriesColumns
-      .filter((i) => i !== labelColumn)
-      .map((i) => ({ name: variables[i]!, values: rows.map((row) => numericValue(row[i]) ?? null) })),
+    series: seriesColumns.filter((i) => i !== labelColumn).map((i) => ({ name: variables[i]!, values: rows.map((row) => numericValue(row[i]) ?? null) })),
   };
 }
 

@@ -10,11 +10,7 @@ export interface ElementProps {
   attrs?: Record<string, string>;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: ElementProps = {},
-  children: (Node | string)[] = [],
-): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: ElementProps = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (props.className !== undefined) element.className = props.className;
   if (props.text !== undefined) element.textContent = props.text;

@@ -37,12 +37,7 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-export async function postForm(
-  url: string,
-  fields: Record<string, string>,
-  accept: string,
-  credentials?: Credentials,
-): Promise<Response> {
+export async function postForm(url: string, fields: Record<string, string>, accept: string, credentials?: Credentials): Promise<Response> {
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
     accept,

@@ -23,7 +23,11 @@ export function renderExplanation(container: HTMLElement, explanation: QueryExpl
   // Shares of the plan's own time (the root is inclusive), not of the total, which also counts parsing.
   const total = Math.max(explanation.plan.timeMs, 0.001);
   const summary = `${plural(explanation.resultRows, 'result row', 'result rows')} in ${formatDuration(explanation.totalTimeMs)}`;
-  const header = el('tr', {}, ['Operator', 'Details', 'Estimated rows', 'Actual rows', 'Time', 'Share of time'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })));
+  const header = el(
+    'tr',
+    {},
+    ['Operator', 'Details', 'Estimated rows', 'Actual rows', 'Time', 'Share of time'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+  );
   const rows: HTMLTableRowElement[] = [];
   addRows(rows, explanation.plan, 0, total, names);
   container.append(

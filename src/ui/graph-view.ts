@@ -122,12 +122,35 @@ export class GraphView {
         {
           selector: 'node',
           style: {
-            label: 'data(label)', 'font-size': 9, 'background-color': '#3366cc', width: 14, height: 14, 'text-valign': 'bottom', 'text-margin-y': 3,
-            'text-wrap': 'wrap', 'text-max-width': '220px', 'text-background-color': '#ffffff', 'text-background-opacity': 0.8, 'text-background-padding': '1px',
+            label: 'data(label)',
+            'font-size': 9,
+            'background-color': '#3366cc',
+            width: 14,
+            height: 14,
+            'text-valign': 'bottom',
+            'text-margin-y': 3,
+            'text-wrap': 'wrap',
+            'text-max-width': '220px',
+            'text-background-color': '#ffffff',
+            'text-background-opacity': 0.8,
+            'text-background-padding': '1px',
           },
         },
         { selector: 'node[kind = "bnode"]', style: { 'background-color': '#999999' } },
-        { selector: 'edge', style: { label: 'data(label)', 'font-size': 8, width: 1, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'line-color': '#aaaaaa', 'target-arrow-color': '#aaaaaa', color: '#555555', 'text-rotation': 'autorotate' } },
+        {
+          selector: 'edge',
+          style: {
+            label: 'data(label)',
+            'font-size': 8,
+            width: 1,
+            'curve-style': 'bezier',
+            'target-arrow-shape': 'triangle',
+            'line-color': '#aaaaaa',
+            'target-arrow-color': '#aaaaaa',
+            color: '#555555',
+            'text-rotation': 'autorotate',
+          },
+        },
       ],
     });
     // A double click (or tap) on a node brings its neighbours in.
@@ -155,7 +178,8 @@ export class GraphView {
 
   private refresh(message = ''): void {
     const full = this.model.triples >= GRAPH_TRIPLE_LIMIT ? ` The graph holds at most ${GRAPH_TRIPLE_LIMIT} triples: the rest are left out.` : '';
-    this.note.textContent = `${message} ${plural(this.model.nodes.size, 'node', 'nodes')}, ${plural(this.model.triples, 'triple', 'triples')}.${full} Drag to move, scroll to zoom, double-click a node to expand it.`.trim();
+    this.note.textContent =
+      `${message} ${plural(this.model.nodes.size, 'node', 'nodes')}, ${plural(this.model.triples, 'triple', 'triples')}.${full} Drag to move, scroll to zoom, double-click a node to expand it.`.trim();
     this.container.dataset['nodes'] = String(this.graph?.nodes().length ?? 0);
     this.container.dataset['edges'] = String(this.graph?.edges().length ?? 0);
     this.nodeList.replaceChildren(
@@ -165,7 +189,12 @@ export class GraphView {
         const expand = button('Expand', () => void this.expand(node), 'graph-expand');
         expand.disabled = node.term.type !== 'uri';
         expand.setAttribute('aria-label', `Expand ${node.name}`);
-        return el('li', { attrs: { 'data-node': node.id } }, [open, ' ', expand, ...node.literals.map((line) => el('span', { className: 'graph-literal', text: line }))]);
+        return el('li', { attrs: { 'data-node': node.id } }, [
+          open,
+          ' ',
+          expand,
+          ...node.literals.map((line) => el('span', { className: 'graph-literal', text: line })),
+        ]);
       }),
     );
   }

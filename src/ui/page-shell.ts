@@ -29,7 +29,13 @@ export interface StatusLine {
  * Replaces the form's textarea with the editor; the form's own button and submit (the no-script
  * way) now run the request here instead.
  */
-export function enhanceForm(data: PageData, field: 'query' | 'update', run: () => void, onChange?: (text: string) => void, vocabulary?: VocabularySource): PageShell {
+export function enhanceForm(
+  data: PageData,
+  field: 'query' | 'update',
+  run: () => void,
+  onChange?: (text: string) => void,
+  vocabulary?: VocabularySource,
+): PageShell {
   const form = document.getElementById('sparql-form') as HTMLFormElement;
   const textarea = form.elements.namedItem(field) as HTMLTextAreaElement;
   const editorBox = el('div', { className: 'editor' });
@@ -50,10 +56,7 @@ export function enhanceForm(data: PageData, field: 'query' | 'update', run: () =
     ...(onChange === undefined ? {} : { onChange }),
     ...(vocabulary === undefined ? {} : { vocabulary }),
   });
-  const toolbar = el('div', { className: 'toolbar' }, [
-    examplesMenu(data, editor),
-    button('Run', run, 'run primary'),
-  ]);
+  const toolbar = el('div', { className: 'toolbar' }, [examplesMenu(data, editor), button('Run', run, 'run primary')]);
   const status = statusLine();
   const main = document.getElementById('app') ?? document.body;
   form.after(toolbar);
@@ -62,7 +65,10 @@ export function enhanceForm(data: PageData, field: 'query' | 'update', run: () =
 }
 
 function examplesMenu(data: PageData, editor: SparqlEditor): HTMLSelectElement {
-  const options = [el('option', { text: 'Examples…', attrs: { value: '' } }), ...data.examples.map((example, i) => el('option', { text: example.name, attrs: { value: String(i) } }))];
+  const options = [
+    el('option', { text: 'Examples…', attrs: { value: '' } }),
+    ...data.examples.map((example, i) => el('option', { text: example.name, attrs: { value: String(i) } })),
+  ];
   const menu = el('select', { className: 'examples', attrs: { 'aria-label': 'Examples' } }, options);
   menu.addEventListener('change', () => {
     const example = data.examples[Number(menu.value)];

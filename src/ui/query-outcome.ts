@@ -5,9 +5,7 @@
 import type { RdfTerm, Triple } from './rdf-terms.js';
 
 export type QueryOutcome =
-  | { kind: 'bindings'; variables: string[]; rows: (RdfTerm | undefined)[][] }
-  | { kind: 'boolean'; value: boolean }
-  | { kind: 'triples'; triples: Triple[] };
+  { kind: 'bindings'; variables: string[]; rows: (RdfTerm | undefined)[][] } | { kind: 'boolean'; value: boolean } | { kind: 'triples'; triples: Triple[] };
 
 /** One Accept for every kind of query: the server picks by the kind of result. */
 export const RESULT_ACCEPT = 'application/sparql-results+json, application/n-triples;q=0.9';

@@ -43,7 +43,13 @@ const endpoint = data.endpoints.select;
 const credentials = credentialsForm(false, data.queryCredentials);
 const results = new Map<string, TabResult>();
 const vocabulary = new VocabularySource(data.vocabulary, () => credentials.read());
-const shell = enhanceForm(data, 'query', () => void run(), (text) => tabs.saveQuery(text), vocabulary);
+const shell = enhanceForm(
+  data,
+  'query',
+  () => void run(),
+  (text) => tabs.saveQuery(text),
+  vocabulary,
+);
 const tabs = new QueryTabs(endpoint, shell.editor.text(), { onSwitch: showTab, onClose: (tab) => results.delete(tab.id) });
 const history = new QueryHistory(endpoint, (query) => {
   shell.editor.setText(query);
@@ -59,7 +65,13 @@ shell.toolbar.after(credentials.element, history.element);
 
 const viewTabs = new Map<ViewName, HTMLButtonElement>();
 const viewBar = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': 'Views of the result' } });
-for (const [name, label] of [['table', 'Table'], ['chart', 'Chart'], ['graph', 'Graph'], ['plan', 'Plan'], ['response', 'Response']] as const) {
+for (const [name, label] of [
+  ['table', 'Table'],
+  ['chart', 'Chart'],
+  ['graph', 'Graph'],
+  ['plan', 'Plan'],
+  ['response', 'Response'],
+] as const) {
   const tab = button(label, () => void showView(name), `tab tab-${name}`);
   tab.setAttribute('role', 'tab');
   tab.disabled = true;
@@ -68,7 +80,10 @@ for (const [name, label] of [['table', 'Table'], ['chart', 'Chart'], ['graph', '
 }
 const downloads = el('div', { className: 'download-bar' });
 const panel = el('div', { className: 'view-panel', attrs: { role: 'tabpanel' } });
-const resultArea = el('section', { className: 'result-area', attrs: { 'aria-label': 'Result' } }, [el('div', { className: 'result-bar' }, [viewBar, downloads]), panel]);
+const resultArea = el('section', { className: 'result-area', attrs: { 'aria-label': 'Result' } }, [
+  el('div', { className: 'result-bar' }, [viewBar, downloads]),
+  panel,
+]);
 const resourceArea = el('section', { className: 'resource-area', attrs: { 'aria-label': 'Resource' } });
 resourceArea.hidden = true;
 shell.main.append(resultArea, resourceArea);
@@ -198,7 +213,12 @@ async function showResult(): Promise<void> {
 function showDownloads(query: string, outcome: QueryOutcome): void {
   const formats = outcome.kind === 'triples' ? RDF_DOWNLOADS : RESULT_DOWNLOADS.slice(0, outcome.kind === 'boolean' ? 2 : undefined);
   downloads.replaceChildren(
-    downloadButtons(formats, { endpoint, query, credentials: () => credentials.read(), onError: (error) => showFailure(shell, error, () => credentials.show()) }),
+    downloadButtons(formats, {
+      endpoint,
+      query,
+      credentials: () => credentials.read(),
+      onError: (error) => showFailure(shell, error, () => credentials.show()),
+    }),
   );
 }
 
@@ -219,7 +239,12 @@ async function showView(name: ViewName): Promise<void> {
   } else if (outcome?.kind === 'boolean') {
     panel.append(el('p', { className: 'boolean', text: String(outcome.value) }));
   } else if (name === 'table' && outcome?.kind === 'bindings') {
-    new ResultsTable(panel, outcome.variables.map((v) => `?${v}`), outcome.rows, names);
+    new ResultsTable(
+      panel,
+      outcome.variables.map((v) => `?${v}`),
+      outcome.rows,
+      names,
+    );
   } else if (name === 'table' && outcome?.kind === 'triples') {
     new ResultsTable(panel, ['Subject', 'Predicate', 'Object'], outcome.triples, names, true);
   } else if (name === 'chart' && outcome?.kind === 'bindings') {
@@ -237,7 +262,10 @@ async function showView(name: ViewName): Promise<void> {
 function rawView(raw: RawResponse): HTMLElement {
   const cut = raw.text.length > RAW_LIMIT;
   const note = `${raw.contentType}, ${plural(raw.text.length, 'character', 'characters')}${cut ? `; the first ${RAW_LIMIT.toLocaleString('en')} shown (download the rest)` : ''}`;
-  return el('div', { className: 'raw-response' }, [el('p', { className: 'note', text: note }), el('pre', { className: 'raw', text: cut ? raw.text.slice(0, RAW_LIMIT) : raw.text })]);
+  return el('div', { className: 'raw-response' }, [
+    el('p', { className: 'note', text: note }),
+    el('pre', { className: 'raw', text: cut ? raw.text.slice(0, RAW_LIMIT) : raw.text }),
+  ]);
 }
 
 /** The address decides: a resource's view, or the query tabs with their results. */

@@ -20,7 +20,12 @@ interface SavedTabs {
 function isSavedTabs(value: unknown): value is SavedTabs {
   const v = value as SavedTabs | null;
   return (
-    typeof v === 'object' && v !== null && Array.isArray(v.tabs) && v.tabs.length > 0 && typeof v.active === 'string' && typeof v.next === 'number' &&
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.tabs) &&
+    v.tabs.length > 0 &&
+    typeof v.active === 'string' &&
+    typeof v.next === 'number' &&
     v.tabs.every((t) => typeof t?.id === 'string' && typeof t.title === 'string' && typeof t.query === 'string')
   );
 }

@@ -11,8 +11,24 @@ export type Triple = [RdfTerm, RdfTerm, RdfTerm];
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const NUMERIC_TYPES = new Set(
-  ['integer', 'decimal', 'double', 'float', 'int', 'long', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger',
-    'negativeInteger', 'nonPositiveInteger', 'unsignedInt', 'unsignedLong', 'unsignedShort', 'unsignedByte'].map((t) => XSD + t),
+  [
+    'integer',
+    'decimal',
+    'double',
+    'float',
+    'int',
+    'long',
+    'short',
+    'byte',
+    'nonNegativeInteger',
+    'positiveInteger',
+    'negativeInteger',
+    'nonPositiveInteger',
+    'unsignedInt',
+    'unsignedLong',
+    'unsignedShort',
+    'unsignedByte',
+  ].map((t) => XSD + t),
 );
 
 /** The number a numeric literal stands for; undefined for anything else. */

@@ -34,7 +34,5 @@ export function targetFromHash(hash: string): ResourceTarget | undefined {
 /** One more step from a blank node or IRI already reached: `predicate` forwards, or backwards. */
 export function stepFrom(from: ResourceTarget, predicate: string, backwards: boolean, label: string): ResourceTarget {
   const step = `${backwards ? '^' : ''}<${predicate}>`;
-  return from.kind === 'iri'
-    ? { kind: 'bnode', label, root: from.iri, path: [step] }
-    : { kind: 'bnode', label, root: from.root, path: [...from.path, step] };
+  return from.kind === 'iri' ? { kind: 'bnode', label, root: from.iri, path: [step] } : { kind: 'bnode', label, root: from.root, path: [...from.path, step] };
 }

@@ -84,7 +84,9 @@ export class ResourceView {
     const self: RdfTerm = target.kind === 'iri' ? { type: 'uri', value: target.iri } : { type: 'bnode', value: target.label };
     const label = target.kind === 'iri' ? labels.get(target.iri) : undefined;
     const heading = el('h2', { className: 'resource-title', text: label ?? termText(self, names) });
-    const about = el('p', { className: 'resource-iri' }, [el('span', { text: target.kind === 'iri' ? target.iri : `A blank node reached from ${names.shorten(target.root)} by ${target.path.join('/')}` })]);
+    const about = el('p', { className: 'resource-iri' }, [
+      el('span', { text: target.kind === 'iri' ? target.iri : `A blank node reached from ${names.shorten(target.root)} by ${target.path.join('/')}` }),
+    ]);
     if (target.kind === 'iri' && /^https?:/i.test(target.iri)) {
       // Only http(s) IRIs are linked out of the page: no other scheme can become a link.
       const out = el('a', { text: 'open the IRI itself', className: 'external' });
@@ -94,22 +96,47 @@ export class ResourceView {
     }
     this.container.append(backLink(), heading, about);
     if (rows.relabelled) {
-      this.container.append(el('p', { className: 'note', text: 'The store has changed since this blank node was found, and its label with it: these are all the blank nodes at the end of its path.' }));
+      this.container.append(
+        el('p', {
+          className: 'note',
+          text: 'The store has changed since this blank node was found, and its label with it: these are all the blank nodes at the end of its path.',
+        }),
+      );
     }
     const graphs = new Set([...rows.outgoing, ...rows.incoming].map((r) => r['g']?.value ?? ''));
     const graphList = el('p', { className: 'resource-graphs' }, [`In ${plural(graphs.size, 'graph', 'graphs')}: `]);
-    [...graphs].sort().forEach((g, i) => graphList.append(...(i > 0 ? [', '] : []), g === '' ? el('span', { text: 'the default graph' }) : cell.term({ type: 'uri', value: g })));
+    [...graphs]
+      .sort()
+      .forEach((g, i) =>
+        graphList.append(...(i > 0 ? [', '] : []), g === '' ? el('span', { text: 'the default graph' }) : cell.term({ type: 'uri', value: g })),
+      );
     if (graphs.size > 0) this.container.append(graphList);
 
     const outgoing = rows.outgoing.slice(0, RESOURCE_TRIPLE_LIMIT).sort(byProperty);
     this.container.append(
-      section(`Properties (${countText(rows.outgoing.length)})`, 'resource-properties', ['Property', 'Value', 'Graph'],
-        outgoing.map((r) => [cell.term(r['p']), cell.term(r['o'], r['p'] && r['o']?.type === 'bnode' ? stepFrom(target, r['p'].value, false, r['o'].value) : undefined), cell.graph(r['g'])])),
+      section(
+        `Properties (${countText(rows.outgoing.length)})`,
+        'resource-properties',
+        ['Property', 'Value', 'Graph'],
+        outgoing.map((r) => [
+          cell.term(r['p']),
+          cell.term(r['o'], r['p'] && r['o']?.type === 'bnode' ? stepFrom(target, r['p'].value, false, r['o'].value) : undefined),
+          cell.graph(r['g']),
+        ]),
+      ),
     );
     const incoming = rows.incoming.slice(0, RESOURCE_TRIPLE_LIMIT).sort(byProperty);
     this.container.append(
-      section(`Pointing here (${countText(rows.incoming.length)})`, 'resource-incoming', ['Subject', 'Property', 'Graph'],
-        incoming.map((r) => [cell.term(r['s'], r['p'] && r['s']?.type === 'bnode' ? stepFrom(target, r['p'].value, true, r['s'].value) : undefined), cell.term(r['p']), cell.graph(r['g'])])),
+      section(
+        `Pointing here (${countText(rows.incoming.length)})`,
+        'resource-incoming',
+        ['Subject', 'Property', 'Graph'],
+        incoming.map((r) => [
+          cell.term(r['s'], r['p'] && r['s']?.type === 'bnode' ? stepFrom(target, r['p'].value, true, r['s'].value) : undefined),
+          cell.term(r['p']),
+          cell.graph(r['g']),
+        ]),
+      ),
     );
     this.container.dataset['resource'] = resourceHref(target);
   }
@@ -139,9 +166,22 @@ function backLink(): HTMLElement {
 }
 
 function section(title: string, className: string, headers: string[], rows: Node[][]): HTMLElement {
-  const head = el('tr', {}, headers.map((h) => el('th', { text: h, attrs: { scope: 'col' } })));
-  const body = rows.map((cells) => el('tr', {}, cells.map((c) => el('td', {}, [c]))));
-  const table = rows.length === 0 ? el('p', { className: 'note', text: 'None.' }) : el('div', { className: 'table-scroll' }, [el('table', { className: `results ${className}` }, [el('thead', {}, [head]), el('tbody', {}, body)])]);
+  const head = el(
+    'tr',
+    {},
+    headers.map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+  );
+  const body = rows.map((cells) =>
+    el(
+      'tr',
+      {},
+      cells.map((c) => el('td', {}, [c])),
+    ),
+  );
+  const table =
+    rows.length === 0
+      ? el('p', { className: 'note', text: 'None.' })
+      : el('div', { className: 'table-scroll' }, [el('table', { className: `results ${className}` }, [el('thead', {}, [head]), el('tbody', {}, body)])]);
   return el('section', { className }, [el('h3', { text: title }), table]);
 }
 

@@ -60,7 +60,9 @@ export class ResultsTable {
     this.order =
       needle === ''
         ? this.sorted
-        : this.sorted.filter((row) => row.some((term) => term !== undefined && (termText(term, this.names).toLowerCase().includes(needle) || term.value.toLowerCase().includes(needle))));
+        : this.sorted.filter((row) =>
+            row.some((term) => term !== undefined && (termText(term, this.names).toLowerCase().includes(needle) || term.value.toLowerCase().includes(needle))),
+          );
   }
 
   private header(): HTMLTableSectionElement {
@@ -76,7 +78,13 @@ export class ResultsTable {
 
   private body(): HTMLTableSectionElement {
     const start = this.page * this.pageSize;
-    const rows = this.order.slice(start, start + this.pageSize).map((row) => el('tr', {}, this.columns.map((_, i) => this.cell(row, i))));
+    const rows = this.order.slice(start, start + this.pageSize).map((row) =>
+      el(
+        'tr',
+        {},
+        this.columns.map((_, i) => this.cell(row, i)),
+      ),
+    );
     return el('tbody', {}, rows);
   }
 
@@ -88,11 +96,21 @@ export class ResultsTable {
     const target = this.targetOf(row, column);
     if (target !== undefined) {
       // The link stays in this page (its fragment): whatever the IRI, nothing but the view opens.
-      const link = el('a', { text, title: term.type === 'uri' ? term.value : `${text}: open this blank node`, className: term.type === 'uri' ? 'iri' : 'iri bnode' });
+      const link = el('a', {
+        text,
+        title: term.type === 'uri' ? term.value : `${text}: open this blank node`,
+        className: term.type === 'uri' ? 'iri' : 'iri bnode',
+      });
       link.href = resourceHref(target);
       td.append(link);
     } else {
-      td.append(el('span', { text, className: term.type, title: term.type === 'bnode' ? 'A blank node: open it from a triple that reaches it (CONSTRUCT, DESCRIBE or a resource view)' : '' }));
+      td.append(
+        el('span', {
+          text,
+          className: term.type,
+          title: term.type === 'bnode' ? 'A blank node: open it from a triple that reaches it (CONSTRUCT, DESCRIBE or a resource view)' : '',
+        }),
+      );
     }
     if (numericValue(term) !== undefined) td.className = 'number';
     if (text.length > LONG_VALUE) {
@@ -124,7 +142,11 @@ export class ResultsTable {
     const next = button('Next ›', () => this.goTo(this.page + 1), 'pager-next');
     previous.disabled = this.page === 0;
     next.disabled = this.page >= pages - 1;
-    const size = el('select', { attrs: { 'aria-label': 'Rows per page' } }, PAGE_SIZES.map((n) => el('option', { text: `${n} per page`, attrs: { value: String(n) } })));
+    const size = el(
+      'select',
+      { attrs: { 'aria-label': 'Rows per page' } },
+      PAGE_SIZES.map((n) => el('option', { text: `${n} per page`, attrs: { value: String(n) } })),
+    );
     size.value = String(this.pageSize);
     size.addEventListener('change', () => {
       this.pageSize = Number(size.value);

@@ -17,9 +17,7 @@ export const skipBrowser = process.env['QUIVER_SKIP_BROWSER'] === '1' ? 'QUIVER_
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium); set QUIVER_SKIP_BROWSER=1 to skip them`,
-    );
+    throw new Error(`the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium); set QUIVER_SKIP_BROWSER=1 to skip them`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 }

@@ -175,7 +175,9 @@ describe('working in the query page', { skip: skipBrowser }, () => {
     assert.ok(whole !== null && whole.height * whole.width > box.height * box.width * 1.5, 'shown whole on demand');
     const number = page.locator('td.number').first();
     // Run by the test driver (not as page script), so the page's policy does not apply to it.
-    const align = await number.evaluate((td) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(td).textAlign);
+    const align = await number.evaluate(
+      (td) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(td).textAlign,
+    );
     assert.equal(align, 'right');
     await screenshot(page, 'query-page-table-tools');
 

@@ -19,9 +19,7 @@ export const FIXED_EXPLANATION = {
         estimatedRows: 10,
         actualRows: 29,
         timeMs: 1.5,
-        children: [
-          { operator: 'PatternScan', details: '?p <http://example.org/age> ?age', estimatedRows: 30, actualRows: 30, timeMs: 0.9, children: [] },
-        ],
+        children: [{ operator: 'PatternScan', details: '?p <http://example.org/age> ?age', estimatedRows: 30, actualRows: 30, timeMs: 0.9, children: [] }],
       },
       { operator: 'PatternScan', details: '?p <http://example.org/name> ?name', estimatedRows: 2, actualRows: 30, timeMs: 0.8, children: [] },
     ],

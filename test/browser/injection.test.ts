@@ -80,7 +80,11 @@ describe('no script from users or data runs on any HTML page', { skip: skipBrows
     const { page } = watched;
     assert.equal(await page.evaluate('window.pwned'), undefined, 'no payload set its flag');
     assert.deepEqual(watched.dialogs, [], 'no payload opened a dialog');
-    assert.deepEqual(watched.violations.filter((v) => v.startsWith('script-src')), [], 'no injected script even tried to run');
+    assert.deepEqual(
+      watched.violations.filter((v) => v.startsWith('script-src')),
+      [],
+      'no injected script even tried to run',
+    );
     assert.deepEqual(watched.errors, []);
     assert.equal(await page.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');
     assert.equal(await page.locator('img, svg, iframe, object, embed, script:not([src]):not([type="application/json"])').count(), 0, 'no injected element');

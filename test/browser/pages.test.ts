@@ -118,7 +118,10 @@ describe('the browser pages', { skip: skipBrowser }, () => {
 
   it('charts a result of a label and numbers, as bars and as lines', async () => {
     const { page } = await open('/sparql/select');
-    await typeInEditor(page, `SELECT ?city (COUNT(?p) AS ?people) (SUM(?age) AS ?years) WHERE { ?p <${EX}city> ?city ; <${EX}age> ?age } GROUP BY ?city ORDER BY ?city`);
+    await typeInEditor(
+      page,
+      `SELECT ?city (COUNT(?p) AS ?people) (SUM(?age) AS ?years) WHERE { ?p <${EX}city> ?city ; <${EX}age> ?age } GROUP BY ?city ORDER BY ?city`,
+    );
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('table.results tbody tr');
     assert.equal(await page.isDisabled('.tab-graph'), true, 'no graph for solutions');
@@ -147,7 +150,7 @@ describe('the browser pages', { skip: skipBrowser }, () => {
     await page.waitForSelector('.view-panel[data-nodes] canvas');
     assert.equal(await page.getAttribute('.view-panel', 'data-edges'), '6', 'one edge a triple between resources');
     assert.equal(await page.getAttribute('.view-panel', 'data-nodes'), '9', 'six people, three cities: names are written on their people');
-    assert.match(await page.textContent('.graph-nodes li[data-node="uri:http://example.org/p0"]') ?? '', /ex:name: Person 0/);
+    assert.match((await page.textContent('.graph-nodes li[data-node="uri:http://example.org/p0"]')) ?? '', /ex:name: Person 0/);
     assert.equal(await page.locator('table.results').count(), 0, 'the table made way for the graph');
     await page.waitForTimeout(200);
     await screenshot(page, 'query-page-graph');

@@ -92,7 +92,10 @@ test('a SIGKILLed staged load leaves a stale claim: the server starts, and recov
     const load = await startStdinLoad(store, statements(0, 5 * STAGE), 3 * STAGE);
     load.child.kill('SIGKILL');
     await load.closed;
-    assert.ok(readdirSync(join(store, HOLDERS_DIRECTORY)).some((name) => name.endsWith('.exclusive')), 'the claim is left behind');
+    assert.ok(
+      readdirSync(join(store, HOLDERS_DIRECTORY)).some((name) => name.endsWith('.exclusive')),
+      'the claim is left behind',
+    );
 
     const server = await startServerProcess(['--store', store, '--workers', '1']);
     try {

@@ -35,7 +35,10 @@ test('SIGKILL half way through a file leaves the store as before that file', { t
     const before = await withStore(store, datasetRows);
 
     // Killed once the parser has reported progress, well before the file's end.
-    const child = spawn(process.execPath, [CLI, 'load', '--store', store, large], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, QUIVER_PROGRESS_INTERVAL_MS: '50' } });
+    const child = spawn(process.execPath, [CLI, 'load', '--store', store, large], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, QUIVER_PROGRESS_INTERVAL_MS: '50' },
+    });
     let stderr = '';
     const progressed = new Promise<void>((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {

@@ -95,16 +95,22 @@ for (const extension of ['ttl', 'trig', 'rdf', 'jsonld']) {
 test('odd but valid IRIs load in every format', async () => {
   for (const [extension, document] of Object.entries(DOCUMENTS)) {
     // Each odd IRI in place of the bad one: one file per format, its statements one after another.
-    const text = extension === 'rdf' || extension === 'jsonld' ? document(VALID_ODD[1]!) : VALID_ODD.map((iri) => document(iri).replace(/^@prefix.*\n/, '')).join('');
+    const text =
+      extension === 'rdf' || extension === 'jsonld' ? document(VALID_ODD[1]!) : VALID_ODD.map((iri) => document(iri).replace(/^@prefix.*\n/, '')).join('');
     const prologue = extension === 'ttl' || extension === 'trig' ? `@prefix ex: <${EX}> .\n` : '';
     const run = await load(extension, prologue + text, false);
     assert.equal(run.code, 0, `${extension}: ${run.stderr}`);
     assert.ok(run.rows >= 3, `${extension}: ${run.rows} rows`);
   }
   // Not the IP literal: JSON-LD's parser drops IRIs with brackets (see above).
-  const jsonld = `[${VALID_ODD.slice(1).map((iri) => `{"@id": "${iri}", "${EX}p": "x"}`).join(',\n')}]`;
+  const jsonld = `[${VALID_ODD.slice(1)
+    .map((iri) => `{"@id": "${iri}", "${EX}p": "x"}`)
+    .join(',\n')}]`;
   const rdfxml = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="${EX}">\n${VALID_ODD.map((iri) => `<rdf:Description rdf:about="${iri}"><ex:p>x</ex:p></rdf:Description>`).join('\n')}\n</rdf:RDF>\n`;
-  for (const [extension, text] of [['jsonld', jsonld], ['rdf', rdfxml]] as const) {
+  for (const [extension, text] of [
+    ['jsonld', jsonld],
+    ['rdf', rdfxml],
+  ] as const) {
     const run = await load(extension, text, false);
     assert.equal(run.code, 0, `${extension}: ${run.stderr}`);
     assert.equal(run.rows, extension === 'jsonld' ? VALID_ODD.length - 1 : VALID_ODD.length, extension);

@@ -66,7 +66,10 @@ test('an N-Quads file (plain and gzip) loads into an empty store as N3.js reads 
   try {
     writeFileSync(join(dir, 'data.nq'), text);
     writeFileSync(join(dir, 'data.nq.gz'), gzipSync(text));
-    for (const [file, gzip] of [['data.nq', false], ['data.nq.gz', true]] as const) {
+    for (const [file, gzip] of [
+      ['data.nq', false],
+      ['data.nq.gz', true],
+    ] as const) {
       const storeDir = join(dir, gzip ? 'store-gzip' : 'store-plain');
       const store = openStore({ path: storeDir });
       try {

@@ -50,7 +50,10 @@ test('gzip files load, recognized by extension or by content; many small write b
     writeFileSync(join(dir, 'people.ttl.gz'), gzipSync(text));
     const expected = await referenceStore(fixture('people.ttl'));
     const base = `file://${fixture('people.ttl')}`;
-    for (const [path, writeBatch] of [[join(dir, 'people.ttl.gz'), undefined], [join(dir, 'people.ttl.gz'), 3]] as const) {
+    for (const [path, writeBatch] of [
+      [join(dir, 'people.ttl.gz'), undefined],
+      [join(dir, 'people.ttl.gz'), 3],
+    ] as const) {
       const store = openStore({ memory: true });
       await loadFile(store, { path, format: 'turtle', gzip: true }, { baseIri: base, writeBatch });
       assert.ok(sameDataset(store, expected));

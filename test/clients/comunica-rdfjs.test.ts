@@ -27,12 +27,18 @@ describe('Comunica over a Quiver store as an RDF/JS source', () => {
     assert.deepEqual(bindings.map((b) => `${b.get('who')!.value} ${b.get('name')!.value}`).sort(), [`${EX}alice Bob`]);
     assert.equal(await engine.queryBoolean(`ASK { <${EX}alice> <${EX}knows> <${EX}bob> }`, context), true);
     const quads = await (await engine.queryQuads(`CONSTRUCT { ?x <${EX}knownBy> ?who } WHERE { ?who <${EX}knows> ?x }`, context)).toArray();
-    assert.deepEqual(quads.map((q) => q.subject.value), [`${EX}bob`]);
+    assert.deepEqual(
+      quads.map((q) => q.subject.value),
+      [`${EX}bob`],
+    );
   });
 
   it('sees the named graphs through GRAPH', async () => {
     const engine = new QueryEngine();
     const bindings = await (await engine.queryBindings(`SELECT ?g ?name WHERE { GRAPH ?g { ?who <${EX}name> ?name } }`, { sources: [store] })).toArray();
-    assert.deepEqual(bindings.map((b) => `${b.get('g')!.value} ${b.get('name')!.value}`), [`${EX}g Carol`]);
+    assert.deepEqual(
+      bindings.map((b) => `${b.get('g')!.value} ${b.get('name')!.value}`),
+      [`${EX}g Carol`],
+    );
   });
 });

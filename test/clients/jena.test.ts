@@ -17,10 +17,27 @@ const DEBIAN_JARS = '/usr/share/java';
 const JENA_JARS = ['jena-base', 'jena-core', 'jena-arq', 'jena-iri', 'jena-cmds', 'jena-rdfconnection'];
 /** The jars of libapache-jena-java's dependencies (apt-cache depends), with one binding for slf4j. */
 const DEPENDENCY_JARS = [
-  'commons-cli', 'commons-codec', 'commons-compress', 'commons-csv', 'commons-io', 'commons-lang3',
-  'dexx.collection', 'gson', 'guava', 'httpclient', 'httpcore', 'jackson-core', 'jackson-databind',
-  'jackson-annotations', 'jsonld-java', 'jakarta.json-api', 'protobuf', 'thrift', 'titanium-json-ld',
-  'slf4j-api', 'slf4j-nop',
+  'commons-cli',
+  'commons-codec',
+  'commons-compress',
+  'commons-csv',
+  'commons-io',
+  'commons-lang3',
+  'dexx.collection',
+  'gson',
+  'guava',
+  'httpclient',
+  'httpcore',
+  'jackson-core',
+  'jackson-databind',
+  'jackson-annotations',
+  'jsonld-java',
+  'jakarta.json-api',
+  'protobuf',
+  'thrift',
+  'titanium-json-ld',
+  'slf4j-api',
+  'slf4j-nop',
 ];
 const PREFIX = `PREFIX ex: <${EX}> `;
 
@@ -72,14 +89,24 @@ describe('Jena rsparql and rupdate against a live Quiver', () => {
   // The updates write ex:nick, which no query reads: the calls may run in any order.
   it('queries by GET and POST, at /sparql and /sparql/select, and updates at /sparql/update and /sparql', async () => {
     const [select, askAnswer, construct, , updateOnSingle] = await twoAtATime([
-      () => jena('arq.rsparql', ['--service', `${quiver.origin}/sparql`, '--results=json', `${PREFIX}SELECT ?name WHERE { ?person ex:name ?name } ORDER BY ?name`]),
+      () =>
+        jena('arq.rsparql', ['--service', `${quiver.origin}/sparql`, '--results=json', `${PREFIX}SELECT ?name WHERE { ?person ex:name ?name } ORDER BY ?name`]),
       () => jena('arq.rsparql', ['--service', `${quiver.origin}/sparql`, '--post', '--results=xml', `${PREFIX}ASK { ex:alice ex:knows ex:bob }`]),
-      () => jena('arq.rsparql', ['--service', `${quiver.origin}/sparql/select`, '--results=ntriples', `${PREFIX}CONSTRUCT { ?p ex:name ?n } WHERE { ?p ex:name ?n }`]),
+      () =>
+        jena('arq.rsparql', [
+          '--service',
+          `${quiver.origin}/sparql/select`,
+          '--results=ntriples',
+          `${PREFIX}CONSTRUCT { ?p ex:name ?n } WHERE { ?p ex:name ?n }`,
+        ]),
       () => jena('arq.rupdate', ['--service', `${quiver.origin}/sparql/update`, `${PREFIX}INSERT DATA { ex:erin ex:nick "Erin" }`]),
       () => jena('arq.rupdate', ['--service', `${quiver.origin}/sparql`, `${PREFIX}INSERT DATA { ex:frank ex:nick "Frank" }`]),
     ]);
     const bindings = (JSON.parse(select) as { results: { bindings: { name: { value: string } }[] } }).results.bindings;
-    assert.deepEqual(bindings.map((b) => b.name.value), ['Alice', 'Bob']);
+    assert.deepEqual(
+      bindings.map((b) => b.name.value),
+      ['Alice', 'Bob'],
+    );
     assert.match(askAnswer, /<boolean>true<\/boolean>/);
     assert.equal(construct.trim().split('\n').sort().join('\n'), [`<${EX}alice> <${EX}name> "Alice" .`, `<${EX}bob> <${EX}name> "Bob" .`].join('\n'));
     assert.equal(updateOnSingle.trim(), '');

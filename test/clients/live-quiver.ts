@@ -84,7 +84,9 @@ export async function requirePythonModules(modules: string[], debianPackages: st
   try {
     await run(DEBIAN_PYTHON, ['-c', `import ${modules.join(', ')}`]);
   } catch (error) {
-    assert.fail(`${DEBIAN_PYTHON} cannot import ${modules.join(', ')}: install 'apt-get install -y ${debianPackages.join(' ')}' (.ci/run does)\n${(error as { stderr?: string }).stderr}`);
+    assert.fail(
+      `${DEBIAN_PYTHON} cannot import ${modules.join(', ')}: install 'apt-get install -y ${debianPackages.join(' ')}' (.ci/run does)\n${(error as { stderr?: string }).stderr}`,
+    );
   }
 }
 

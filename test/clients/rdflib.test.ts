@@ -71,7 +71,10 @@ describe('rdflib SPARQLUpdateStore and SPARQLStore against a live Quiver', () =>
     for (const c of reads) {
       const label = `${c.method} ${c.returnFormat}`;
       assert.ok(c.ok, `${label}: ${c.error}`);
-      assert.ok(['Alice', 'Bob'].every((name) => c.names!.includes(name)), `${label}: ${c.names}`);
+      assert.ok(
+        ['Alice', 'Bob'].every((name) => c.names!.includes(name)),
+        `${label}: ${c.names}`,
+      );
       if (c.returnFormat === 'xml' || c.returnFormat === 'json') assert.equal(c.asked, true, label);
     }
   });

@@ -109,7 +109,11 @@ describe('SPARQLWrapper against a live Quiver', () => {
           assert.equal(c.contentType!.split(';')[0], expectedMediaType(c), label);
           assert.deepEqual(c.answer, ANSWERS[form], label);
           if (!sendsAnyType(c) || !c.onlyConneg) {
-            assert.deepEqual(c.warnings!.filter((w) => w.startsWith('Format requested was')), [], label);
+            assert.deepEqual(
+              c.warnings!.filter((w) => w.startsWith('Format requested was')),
+              [],
+              label,
+            );
           }
         }
       });

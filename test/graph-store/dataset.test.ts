@@ -30,14 +30,26 @@ test('GET with neither ?default nor ?graph answers every graph, in TriG by defau
   const response = await fetch(server.url('/sparql/store'));
   assert.equal(response.status, 200);
   assert.match(response.headers.get('content-type')!, /^application\/trig/);
-  assert.deepEqual(graphsOf(await response.text(), 'application/trig'), new Map([['', 1], ['http://ex/g', 1]]));
+  assert.deepEqual(
+    graphsOf(await response.text(), 'application/trig'),
+    new Map([
+      ['', 1],
+      ['http://ex/g', 1],
+    ]),
+  );
 });
 
 test('Accept: application/n-quads gives N-Quads; a triple-only format is not acceptable', async () => {
   const response = await fetch(server.url('/sparql/store'), { headers: { accept: 'application/n-quads' } });
   assert.equal(response.status, 200);
   assert.match(response.headers.get('content-type')!, /^application\/n-quads/);
-  assert.deepEqual(graphsOf(await response.text(), 'application/n-quads'), new Map([['', 1], ['http://ex/g', 1]]));
+  assert.deepEqual(
+    graphsOf(await response.text(), 'application/n-quads'),
+    new Map([
+      ['', 1],
+      ['http://ex/g', 1],
+    ]),
+  );
   const turtleOnly = await fetch(server.url('/sparql/store'), { headers: { accept: 'text/turtle' } });
   assert.equal(turtleOnly.status, 406);
   await turtleOnly.body?.cancel();

@@ -119,7 +119,11 @@ describe('an update token', () => {
 
   it('protects DELETE on the graph store', async () => {
     const graph = `/sparql/store?${encodeQuery({ graph: `${EX}kept` })}`;
-    const put = await fetch(server.url(graph), { method: 'PUT', headers: { 'content-type': 'text/turtle', ...bearer(TOKEN) }, body: `<${EX}a> <${EX}b> <${EX}c> .` });
+    const put = await fetch(server.url(graph), {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle', ...bearer(TOKEN) },
+      body: `<${EX}a> <${EX}b> <${EX}c> .`,
+    });
     assert.equal(put.status, 201);
     assertChallenge(await fetch(server.url(graph), { method: 'DELETE' }), 'Bearer');
     assertChallenge(await fetch(server.url(graph), { method: 'DELETE', headers: bearer('nope') }), 'Bearer');
@@ -137,7 +141,10 @@ describe('an update token', () => {
 
   it('leaves queries, the pages, the graph store reads and health open', async () => {
     assert.equal((await fetch(server.url(`/sparql/select?${encodeQuery({ query: 'ASK {}' })}`))).status, 200);
-    assert.equal((await fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM }, body: encodeQuery({ query: 'ASK {}' }) })).status, 200);
+    assert.equal(
+      (await fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM }, body: encodeQuery({ query: 'ASK {}' }) })).status,
+      200,
+    );
     assert.equal((await fetch(server.url('/sparql/update'), { headers: { accept: 'text/html' } })).status, 200, 'the update page');
     assert.equal((await fetch(server.url('/sparql/store?default'))).status, 200);
     assert.equal((await fetch(server.url('/health'))).status, 200);
@@ -149,7 +156,11 @@ describe('an update token', () => {
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
     });
     assert.equal(preflight.status, 204);
-    const refused = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, origin: 'https://app.example' }, body: insert('x') });
+    const refused = await fetch(server.url('/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE, origin: 'https://app.example' },
+      body: insert('x'),
+    });
     assert.equal(refused.status, 401);
     assert.equal(refused.headers.get('access-control-allow-origin'), '*');
     assert.match(refused.headers.get('access-control-expose-headers') ?? '', /WWW-Authenticate/);
@@ -157,7 +168,11 @@ describe('an update token', () => {
 
   it('never echoes the credentials it was sent', async () => {
     const guess = 'guessed-token-value';
-    const response = await fetch(server.url('/sparql/update?output=json'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, ...bearer(guess) }, body: insert('x') });
+    const response = await fetch(server.url('/sparql/update?output=json'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE, ...bearer(guess) },
+      body: insert('x'),
+    });
     const body = await response.text();
     assert.equal(response.status, 401);
     assert.ok(!body.includes(guess) && !body.includes(TOKEN));
@@ -211,9 +226,15 @@ describe('a query token', () => {
   const ask = encodeQuery({ query: `ASK { <${EX}s> ?p ?o }` });
   const reads: [string, (headers: Record<string, string>) => Promise<Response>][] = [
     ['GET {base}/sparql/select?query=', (headers) => fetch(server.url(`/sparql/select?${ask}`), { headers })],
-    ['POST {base}/sparql/select', (headers) => fetch(server.url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, ...headers }, body: 'ASK {}' })],
+    [
+      'POST {base}/sparql/select',
+      (headers) => fetch(server.url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, ...headers }, body: 'ASK {}' }),
+    ],
     ['POST {base}/sparql with query=', (headers) => fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM, ...headers }, body: ask })],
-    ['POST {base}/sparql with application/sparql-query', (headers) => fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, ...headers }, body: 'ASK {}' })],
+    [
+      'POST {base}/sparql with application/sparql-query',
+      (headers) => fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, ...headers }, body: 'ASK {}' }),
+    ],
     ['GET {base}/sparql/store?default', (headers) => fetch(server.url('/sparql/store?default'), { headers })],
     ['the service description', (headers) => fetch(server.url('/sparql/select'), { headers: { accept: 'text/turtle', ...headers } })],
     ['GET {base}/metrics', (headers) => fetch(server.url('/metrics'), { headers })],

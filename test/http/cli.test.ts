@@ -74,7 +74,16 @@ describe('quiver serve', () => {
 
   it('lists its flags, defaults and environment variables with --help', async () => {
     const { stdout } = await run(process.execPath, [MAIN, 'serve', '--help']);
-    for (const text of ['--store DIR', '--memory', '--port PORT', 'default: 7878', 'default: 127.0.0.1', 'QUIVER_PORT', 'QUIVER_QUERY_TIMEOUT', '--no-get-update']) {
+    for (const text of [
+      '--store DIR',
+      '--memory',
+      '--port PORT',
+      'default: 7878',
+      'default: 127.0.0.1',
+      'QUIVER_PORT',
+      'QUIVER_QUERY_TIMEOUT',
+      '--no-get-update',
+    ]) {
       assert.ok(stdout.includes(text), text);
     }
   });
@@ -115,7 +124,10 @@ describe('quiver update and query', () => {
     const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
     try {
       const updated = await run(process.execPath, [
-        MAIN, 'update', '--store', store,
+        MAIN,
+        'update',
+        '--store',
+        store,
         'INSERT DATA { <http://example.org/a> <http://example.org/b> 42 . GRAPH <http://example.org/g> { <http://example.org/a> <http://example.org/b> 1 } }',
       ]);
       assert.equal(updated.stdout, 'inserted 2, deleted 0\n  default graph: inserted 1, deleted 0\n  <http://example.org/g>: inserted 1, deleted 0\n');
@@ -131,11 +143,24 @@ describe('quiver update and query', () => {
   it('read and write with the union of all graphs as the default graph (--union-default-graph)', async () => {
     const store = await mkdtemp(join(tmpdir(), 'quiver-cli-'));
     try {
-      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { GRAPH <http://example.org/g> { <http://example.org/a> <http://example.org/b> 1 } }']);
+      await run(process.execPath, [
+        MAIN,
+        'update',
+        '--store',
+        store,
+        'INSERT DATA { GRAPH <http://example.org/g> { <http://example.org/a> <http://example.org/b> 1 } }',
+      ]);
       const query = ['query', '--store', store, '--format', 'csv', 'SELECT ?o { ?s <http://example.org/b> ?o }'];
       assert.equal((await run(process.execPath, [MAIN, ...query])).stdout, 'o\r\n');
       assert.equal((await run(process.execPath, [MAIN, ...query, '--union-default-graph'])).stdout, 'o\r\n1\r\n');
-      const updated = await run(process.execPath, [MAIN, 'update', '--store', store, '--union-default-graph', 'INSERT { ?s <http://example.org/c> ?o } WHERE { ?s ?p ?o }']);
+      const updated = await run(process.execPath, [
+        MAIN,
+        'update',
+        '--store',
+        store,
+        '--union-default-graph',
+        'INSERT { ?s <http://example.org/c> ?o } WHERE { ?s ?p ?o }',
+      ]);
       assert.match(updated.stdout, /default graph: inserted 1/);
     } finally {
       await rm(store, { recursive: true, force: true });
@@ -157,7 +182,10 @@ describe('quiver update and query', () => {
 
   it('query a directory that holds no store: an error naming the path, and nothing created', async () => {
     const missing = join(tmpdir(), `quiver-cli-missing-${process.pid}`);
-    await assert.rejects(run(process.execPath, [MAIN, 'query', '--store', missing, 'ASK {}']), (error: any) => error.code === 1 && error.stderr.includes(`no Quiver store at ${missing}`));
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'query', '--store', missing, 'ASK {}']),
+      (error: any) => error.code === 1 && error.stderr.includes(`no Quiver store at ${missing}`),
+    );
     assert.equal(existsSync(missing), false);
   });
 
@@ -180,8 +208,14 @@ describe('quiver update and query', () => {
   });
 
   it('load and dump refuse a wrong command line with exit code 2 (their suites are under test/cli-load)', async () => {
-    await assert.rejects(run(process.execPath, [MAIN, 'load', 'missing-file.ttl']), (error: any) => error.code === 2 && /cannot read missing-file\.ttl/.test(error.stderr));
-    await assert.rejects(run(process.execPath, [MAIN, 'dump', '--format', 'csv']), (error: any) => error.code === 2 && /--format must be one of/.test(error.stderr));
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'load', 'missing-file.ttl']),
+      (error: any) => error.code === 2 && /cannot read missing-file\.ttl/.test(error.stderr),
+    );
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'dump', '--format', 'csv']),
+      (error: any) => error.code === 2 && /--format must be one of/.test(error.stderr),
+    );
   });
 });
 

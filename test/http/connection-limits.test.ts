@@ -137,9 +137,19 @@ describe('requests pipelined on one connection', () => {
   const insert = (value: string): string => `INSERT DATA { <urn:s> <urn:p> "${value}" }`;
   /** The ways to ask after the write, through each front door. */
   const READS = [
-    { name: 'an ASK POSTed to the direct query path', request: (value: string) => rawRequest('POST', '/sparql/select', { 'Content-Type': SPARQL_QUERY, Accept: 'application/sparql-results+json' }, ask(value)) },
-    { name: 'an ASK by GET', request: (value: string) => rawRequest('GET', `/sparql/select?${encodeQuery({ query: ask(value) })}`, { Accept: 'application/sparql-results+json' }) },
-    { name: 'an ASK in a form POSTed to {base}/sparql', request: (value: string) => rawRequest('POST', '/sparql', { 'Content-Type': FORM, Accept: 'application/sparql-results+json' }, encodeQuery({ query: ask(value) })) },
+    {
+      name: 'an ASK POSTed to the direct query path',
+      request: (value: string) => rawRequest('POST', '/sparql/select', { 'Content-Type': SPARQL_QUERY, Accept: 'application/sparql-results+json' }, ask(value)),
+    },
+    {
+      name: 'an ASK by GET',
+      request: (value: string) => rawRequest('GET', `/sparql/select?${encodeQuery({ query: ask(value) })}`, { Accept: 'application/sparql-results+json' }),
+    },
+    {
+      name: 'an ASK in a form POSTed to {base}/sparql',
+      request: (value: string) =>
+        rawRequest('POST', '/sparql', { 'Content-Type': FORM, Accept: 'application/sparql-results+json' }, encodeQuery({ query: ask(value) })),
+    },
   ];
 
   /** The ways to write before it. */
@@ -147,8 +157,14 @@ describe('requests pipelined on one connection', () => {
     { name: 'a POSTed INSERT', request: (value: string) => rawRequest('POST', '/sparql/update', { 'Content-Type': SPARQL_UPDATE }, insert(value)) },
     { name: 'an INSERT by GET', request: (value: string) => rawRequest('GET', `/sparql/update?${encodeQuery({ update: insert(value) })}`) },
     // The router and the handler decode these as they decode any URL: they are GET updates too.
-    { name: 'an INSERT by GET, its parameter name percent-encoded', request: (value: string) => rawRequest('GET', `/sparql/update?%75pdate=${encodeURIComponent(insert(value))}`) },
-    { name: 'an INSERT by GET, its path percent-encoded', request: (value: string) => rawRequest('GET', `/sparql/%75pdate?${encodeQuery({ update: insert(value) })}`) },
+    {
+      name: 'an INSERT by GET, its parameter name percent-encoded',
+      request: (value: string) => rawRequest('GET', `/sparql/update?%75pdate=${encodeURIComponent(insert(value))}`),
+    },
+    {
+      name: 'an INSERT by GET, its path percent-encoded',
+      request: (value: string) => rawRequest('GET', `/sparql/%75pdate?${encodeQuery({ update: insert(value) })}`),
+    },
   ];
 
   for (const [{ name, request }, write] of READS.flatMap((read) => WRITES.map((write) => [read, write] as const))) {
@@ -172,7 +188,9 @@ describe('requests pipelined on one connection', () => {
   it('runs writes in the order they were pipelined: the last PUT of a graph wins', async () => {
     const connection = await RawConnection.open(server.origin);
     try {
-      const puts = Array.from({ length: 10 }, (_, i) => rawRequest('PUT', '/sparql/store?graph=urn:g', { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:p> ${i} .`));
+      const puts = Array.from({ length: 10 }, (_, i) =>
+        rawRequest('PUT', '/sparql/store?graph=urn:g', { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:p> ${i} .`),
+      );
       const read = rawRequest('GET', '/sparql/store?graph=urn:g', { Accept: 'application/n-triples' });
       connection.write(puts.join('') + read);
       const responses = await connection.responses(11);
@@ -189,7 +207,10 @@ describe('requests pipelined on one connection', () => {
       const queries = Array.from({ length: 20 }, (_, i) => `SELECT (${i} AS ?n) WHERE {}`);
       connection.write(queries.map((query) => rawRequest('POST', '/sparql/select', { 'Content-Type': SPARQL_QUERY, Accept: 'text/csv' }, query)).join(''));
       const responses = await connection.responses(queries.length);
-      assert.deepEqual(responses.map((r) => r.body.split('\r\n')[1]), queries.map((_, i) => String(i)));
+      assert.deepEqual(
+        responses.map((r) => r.body.split('\r\n')[1]),
+        queries.map((_, i) => String(i)),
+      );
     } finally {
       connection.close();
     }

@@ -48,11 +48,18 @@ describe('a full disk', { skip: 'skip' in disk ? disk.skip : false }, () => {
   });
 
   const write = (batch: number): Promise<Response> => {
-    const triples = Array.from({ length: TRIPLES_PER_WRITE }, (_, i) => `<urn:s:${batch}:${i}> <urn:p> "${'a value that takes some room '.repeat(4)}${batch} ${i}"`);
+    const triples = Array.from(
+      { length: TRIPLES_PER_WRITE },
+      (_, i) => `<urn:s:${batch}:${i}> <urn:p> "${'a value that takes some room '.repeat(4)}${batch} ${i}"`,
+    );
     return fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: `INSERT DATA { ${triples.join(' . ')} }` });
   };
   const count = async (): Promise<number> => {
-    const response = await fetch(server.url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, accept: 'text/csv' }, body: 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' });
+    const response = await fetch(server.url('/sparql/select'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_QUERY, accept: 'text/csv' },
+      body: 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }',
+    });
     return Number((await response.text()).split('\r\n')[1]);
   };
   const health = async (): Promise<{ status: number; body: { writable: boolean; problem?: string } }> => {

@@ -52,7 +52,11 @@ describe('explain=true', () => {
     const direct = await fetch(server.url('/sparql?explain=true'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY }, body: QUERY });
     assert.equal(direct.status, 200);
     assert.equal(((await direct.json()) as QueryExplanation).resultRows, 2);
-    const form = await fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM }, body: encodeQuery({ query: QUERY, explain: 'true' }) });
+    const form = await fetch(server.url('/sparql'), {
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: encodeQuery({ query: QUERY, explain: 'true' }),
+    });
     assert.equal(form.status, 200);
     assert.equal(((await form.json()) as QueryExplanation).plan.actualRows, 2);
   });

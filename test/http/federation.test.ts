@@ -81,10 +81,7 @@ describe('SERVICE and LOAD over HTTP', () => {
   });
 
   it('fails a LOAD of a missing document and keeps nothing of the request, unless SILENT', async () => {
-    await assert.rejects(
-      runUpdate(store, `INSERT DATA { <urn:y> <urn:p> 1 } ; LOAD <${documentsOrigin}/missing>`, LOOPBACK_PEERS),
-      EvaluationError,
-    );
+    await assert.rejects(runUpdate(store, `INSERT DATA { <urn:y> <urn:p> 1 } ; LOAD <${documentsOrigin}/missing>`, LOOPBACK_PEERS), EvaluationError);
     assert.deepEqual(await rows(store, 'SELECT ?p { <urn:y> ?p ?o }'), []);
     await runUpdate(store, `LOAD SILENT <${documentsOrigin}/missing>`, LOOPBACK_PEERS);
   });
@@ -105,12 +102,18 @@ describe('SERVICE and LOAD over HTTP', () => {
     const dead = 'http://127.0.0.1:9/sparql';
     const aliases = { 'http://one.example/sparql': remote.url('/sparql/select'), 'http://dead.example/sparql': dead };
     const settings = { fetchSettings: { allow: ['127.0.0.1'], aliases } };
-    await runUpdate(store, 'INSERT DATA { GRAPH <urn:catalog> { <urn:one> <urn:at> <http://one.example/sparql> . <urn:dead> <urn:at> <http://dead.example/sparql> } }');
+    await runUpdate(
+      store,
+      'INSERT DATA { GRAPH <urn:catalog> { <urn:one> <urn:at> <http://one.example/sparql> . <urn:dead> <urn:at> <http://dead.example/sparql> } }',
+    );
     const answer = async (query: string) => {
       const result = await runQuery(store, query, settings);
       assert.equal(result.kind, 'bindings');
       const { variables, rows } = result as { variables: string[]; rows: Iterable<(import('@rdfjs/types').Term | undefined)[][]> };
-      return [...rows].flat().map((row) => row.map((t, i) => `${variables[i]}=${t?.value ?? '-'}`).join(' ')).sort();
+      return [...rows]
+        .flat()
+        .map((row) => row.map((t, i) => `${variables[i]}=${t?.value ?? '-'}`).join(' '))
+        .sort();
     };
     assert.deepEqual(await answer('SELECT ?e ?n { GRAPH <urn:catalog> { <urn:one> <urn:at> ?e } SERVICE ?e { <urn:a> <urn:name> ?n } }'), [
       'e=http://one.example/sparql n=remote A',

@@ -242,7 +242,11 @@ describe('bounded fetches', () => {
       const query = `SELECT * { SERVICE <${peer.origin}/endless-results> { ?s ?p ?o } }`;
       await rejectsWith(runQuery(store, query, { fetchSettings: { ...peerOnly.fetchSettings, maxBytes: 2 ** 20 } }), ResourceLimitError, /--max-fetch-bytes/);
       // An answer may take an eighth of the budget: reading and parsing it takes about eight times its size.
-      await rejectsWith(runQuery(store, query, { ...peerOnly, memoryBudget: 2 ** 19 }), ResourceLimitError, /64 KiB, the share of the query memory budget \(--query-memory\)/);
+      await rejectsWith(
+        runQuery(store, query, { ...peerOnly, memoryBudget: 2 ** 19 }),
+        ResourceLimitError,
+        /64 KiB, the share of the query memory budget \(--query-memory\)/,
+      );
       // SILENT turns a failed SERVICE into no solutions, a limit included: the query does not hold the answer.
       const silent = await runQuery(store, `SELECT * { SERVICE SILENT <${peer.origin}/endless-results> { ?s ?p ?o } }`, { ...peerOnly, memoryBudget: 2 ** 19 });
       assert.equal(silent.kind, 'bindings');
@@ -252,8 +256,16 @@ describe('bounded fetches', () => {
   describe('what errors say', () => {
     it('never quotes a fetched document or answer', async () => {
       await rejectsWith(runUpdate(store, `LOAD <${peer.origin}/secret.ttl>`, peerOnly), EvaluationError, /the document is not valid Turtle \(line 1\)/);
-      await rejectsWith(runQuery(store, `SELECT * { SERVICE <${peer.origin}/secret.json> { ?s ?p ?o } }`, peerOnly), EvaluationError, /not valid SPARQL results \(JSON\)/);
-      await rejectsWith(runQuery(store, `SELECT * { SERVICE <${peer.origin}/secret.xml> { ?s ?p ?o } }`, peerOnly), EvaluationError, /not valid SPARQL results \(XML\)/);
+      await rejectsWith(
+        runQuery(store, `SELECT * { SERVICE <${peer.origin}/secret.json> { ?s ?p ?o } }`, peerOnly),
+        EvaluationError,
+        /not valid SPARQL results \(JSON\)/,
+      );
+      await rejectsWith(
+        runQuery(store, `SELECT * { SERVICE <${peer.origin}/secret.xml> { ?s ?p ?o } }`, peerOnly),
+        EvaluationError,
+        /not valid SPARQL results \(XML\)/,
+      );
       await rejectsWith(runQuery(store, `SELECT * { SERVICE <${peer.origin}/secret-500> { ?s ?p ?o } }`, peerOnly), EvaluationError, /answered 500$/);
     });
   });
@@ -275,7 +287,10 @@ describe('a server fetching for its clients', () => {
   let server: RunningServer;
 
   before(async () => {
-    peer = await startPeer({ '/trickle.ttl': trickle, '/sparql': answer(200, 'application/sparql-results+json', '{"head":{"vars":[]},"results":{"bindings":[{}]}}') });
+    peer = await startPeer({
+      '/trickle.ttl': trickle,
+      '/sparql': answer(200, 'application/sparql-results+json', '{"head":{"vars":[]},"results":{"bindings":[{}]}}'),
+    });
     const service = await createLocalService({
       memory: true,
       workers: 1,

@@ -20,9 +20,17 @@ INSERT DATA {
 
 /** Each kind of query, and what its results section must show. */
 const QUERIES = [
-  { kind: 'SELECT', query: `SELECT ?name WHERE { ?s <${EX}name> ?name } ORDER BY ?name`, shows: /<table class="results">[^]*<th>\?name<\/th>[^]*Alice[^]*<\/table>/ },
+  {
+    kind: 'SELECT',
+    query: `SELECT ?name WHERE { ?s <${EX}name> ?name } ORDER BY ?name`,
+    shows: /<table class="results">[^]*<th>\?name<\/th>[^]*Alice[^]*<\/table>/,
+  },
   { kind: 'ASK', query: `ASK { <${EX}alice> <${EX}knows> ?o }`, shows: /<p class="boolean">true<\/p>/ },
-  { kind: 'CONSTRUCT', query: `CONSTRUCT { ?s <${EX}friend> ?o } WHERE { ?s <${EX}knows> ?o }`, shows: /<table class="results">[^]*<th>Subject<\/th>[^]*http:\/\/example\.org\/friend[^]*<\/table>/ },
+  {
+    kind: 'CONSTRUCT',
+    query: `CONSTRUCT { ?s <${EX}friend> ?o } WHERE { ?s <${EX}knows> ?o }`,
+    shows: /<table class="results">[^]*<th>Subject<\/th>[^]*http:\/\/example\.org\/friend[^]*<\/table>/,
+  },
   { kind: 'DESCRIBE', query: `DESCRIBE <${EX}alice>`, shows: /<table class="results">[^]*http:\/\/example\.org\/knows[^]*<\/table>/ },
 ];
 
@@ -42,7 +50,8 @@ describe('a query answered as HTML is the query page with the results in it', ()
   /** The three ways a browser (or a person with curl) asks for a query's HTML answer. */
   const FRONT_DOORS = {
     'GET with output=html': (query: string) => fetch(server.url(`/base/sparql/select?${encodeQuery({ query, output: 'html' })}`)),
-    "GET with a browser's Accept": (query: string) => fetch(server.url(`/base/sparql/select?${encodeQuery({ query })}`), { headers: { accept: BROWSER_ACCEPT } }),
+    "GET with a browser's Accept": (query: string) =>
+      fetch(server.url(`/base/sparql/select?${encodeQuery({ query })}`), { headers: { accept: BROWSER_ACCEPT } }),
     'a plain form POST (output=html in the body)': (query: string) =>
       fetch(server.url('/base/sparql/select'), { method: 'POST', headers: { 'content-type': FORM }, body: encodeQuery({ query, output: 'html' }) }),
   };
@@ -78,7 +87,11 @@ describe('a query answered as HTML is the query page with the results in it', ()
 
   it('streams a large result: the page starts before the last row is written', async () => {
     const rows = Array.from({ length: 1500 }, (_, i) => `<${EX}item${i}> <${EX}label> "${'item '.repeat(20)}${i}" .`);
-    const loaded = await fetch(server.url('/base/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: `INSERT DATA { ${rows.join('\n')} }` });
+    const loaded = await fetch(server.url('/base/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE },
+      body: `INSERT DATA { ${rows.join('\n')} }`,
+    });
     assert.equal(loaded.status, 200);
     const response = await FRONT_DOORS['GET with output=html'](`SELECT ?s ?label WHERE { ?s <${EX}label> ?label }`);
     assert.equal(response.headers.get('content-length'), null, 'no length: the body streams');

@@ -22,7 +22,8 @@ describe('invalid IRIs over HTTP', () => {
 
   const query = (text: string): Promise<Response> =>
     fetch(server.url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, accept: 'application/sparql-results+json' }, body: text });
-  const update = (text: string): Promise<Response> => fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: text });
+  const update = (text: string): Promise<Response> =>
+    fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: text });
   const put = (graph: string, type: string, body: string): Promise<Response> =>
     fetch(server.url(`/sparql/store?${encodeQuery({ graph })}`), { method: 'PUT', headers: { 'content-type': type }, body });
   async function count(): Promise<number> {
@@ -55,7 +56,8 @@ describe('invalid IRIs over HTTP', () => {
       ['application/n-triples', (iri) => `<${EX}s> <${EX}p> "1" .\n<${EX}s> <${EX}p> "2" .\n<${EX}s> <${EX}p> <${iri}> .\n`],
       [
         'application/rdf+xml',
-        (iri) => `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="${EX}">\n<rdf:Description rdf:about="${EX}s">\n<ex:p rdf:resource="${iri}"/>\n</rdf:Description>\n</rdf:RDF>`,
+        (iri) =>
+          `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="${EX}">\n<rdf:Description rdf:about="${EX}s">\n<ex:p rdf:resource="${iri}"/>\n</rdf:Description>\n</rdf:RDF>`,
       ],
     ];
     for (const [type, document] of documents) {

@@ -18,7 +18,11 @@ describe('a 5 MB literal', () => {
   after(() => server.close());
 
   it('is refused in an update with a 400 naming the term length limit', async () => {
-    const response = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: `INSERT DATA { <urn:s> <urn:p> """${HUGE}""" }` });
+    const response = await fetch(server.url('/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE },
+      body: `INSERT DATA { <urn:s> <urn:p> """${HUGE}""" }`,
+    });
     assert.equal(response.status, 400);
     assert.match(await response.text(), new RegExp(`term length limit of ${MAX_TERM_LENGTH}`));
   });

@@ -115,10 +115,7 @@ describe('a server over a real LocalService', () => {
   it('answers 504 when a query runs past the time limit it asked for', async () => {
     const big = Array.from({ length: 40 }, (_, i) => `<${EX}n${i}> <${EX}next> ${i} .`).join('\n');
     assert.equal((await update(`INSERT DATA { GRAPH <${EX}big> { ${big} } }`)).status, 200);
-    const response = await select(
-      `SELECT (COUNT(*) AS ?c) { GRAPH <${EX}big> { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h } }`,
-      { timeout: '0.001' },
-    );
+    const response = await select(`SELECT (COUNT(*) AS ?c) { GRAPH <${EX}big> { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h } }`, { timeout: '0.001' });
     assert.equal(response.status, 504, await response.text());
   });
 

@@ -42,7 +42,11 @@ describe('request log, health and metrics', () => {
   before(async () => {
     const service = await createLocalService({ memory: true, workers: 1 });
     server = await startServer(service, { requestLog: (line) => lines.push(line), ...accessHooks({ updateToken: TOKEN }) });
-    const response = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, authorization: `Bearer ${TOKEN}` }, body: DATA });
+    const response = await fetch(server.url('/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE, authorization: `Bearer ${TOKEN}` },
+      body: DATA,
+    });
     assert.equal(response.status, 200);
   });
   after(async () => server.close());
@@ -76,7 +80,11 @@ describe('request log, health and metrics', () => {
 
   it('logs writes, refused or not, without their credentials or their text', async () => {
     lines.length = 0;
-    const refused = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, authorization: 'Bearer wrong-guess' }, body: 'CLEAR ALL' });
+    const refused = await fetch(server.url('/sparql/update'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_UPDATE, authorization: 'Bearer wrong-guess' },
+      body: 'CLEAR ALL',
+    });
     assert.equal(refused.status, 401);
     const accepted = await fetch(server.url('/sparql/update'), {
       method: 'POST',
@@ -86,7 +94,13 @@ describe('request log, health and metrics', () => {
     assert.equal(accepted.status, 200);
     await eventually(() => lines.length >= 2);
     const entries = lines.map((line) => JSON.parse(line));
-    assert.deepEqual(entries.map((e) => [e.endpoint, e.status]), [['update', 401], ['update', 200]]);
+    assert.deepEqual(
+      entries.map((e) => [e.endpoint, e.status]),
+      [
+        ['update', 401],
+        ['update', 200],
+      ],
+    );
     assert.equal(entries[0].queryHash, undefined, 'a refused update is never read');
     assert.match(entries[1].queryHash, /^[0-9a-f]{16}$/);
     for (const line of lines) {
@@ -175,11 +189,17 @@ describe('quiver serve --log', () => {
       });
       const body = 'INSERT DATA { <urn:x> <urn:y> 1 }';
       assert.equal((await fetch(`${url}/update`, { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body })).status, 401);
-      assert.equal((await fetch(`${url}/update`, { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, authorization: `Bearer ${TOKEN}` }, body })).status, 200);
+      assert.equal(
+        (await fetch(`${url}/update`, { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, authorization: `Bearer ${TOKEN}` }, body })).status,
+        200,
+      );
       const logLines = (): string[] => output.split('\n').filter((line) => line.startsWith('{'));
       await eventually(() => logLines().length >= 2);
       const logged = logLines().map((line) => JSON.parse(line));
-      assert.deepEqual(logged.map((entry) => entry.status), [401, 200]);
+      assert.deepEqual(
+        logged.map((entry) => entry.status),
+        [401, 200],
+      );
       assert.ok(!output.includes(TOKEN));
     } finally {
       const exited = once(child, 'exit');

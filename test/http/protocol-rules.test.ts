@@ -234,10 +234,7 @@ describe('{base}/sparql/select', () => {
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
-    await Promise.race([
-      service.aborted,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation was not aborted')), 5000)),
-    ]);
+    await Promise.race([service.aborted, new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation was not aborted')), 5000))]);
   });
 
   it('serves HEAD like GET, without a body', async () => {
@@ -283,7 +280,11 @@ describe('formats and negotiation', () => {
       [SELECT, { format: 'xml' }, 'application/sparql-results+xml'],
       [SELECT, { results: 'csv' }, 'text/csv'],
       // What Python's SPARQLWrapper sends for TSV, RDF/XML and JSON-LD: its Accept list is the second value.
-      [SELECT, { format: ['tsv', 'text/tab-separated-values'], output: ['tsv', 'text/tab-separated-values'], results: ['tsv', 'text/tab-separated-values'] }, 'text/tab-separated-values'],
+      [
+        SELECT,
+        { format: ['tsv', 'text/tab-separated-values'], output: ['tsv', 'text/tab-separated-values'], results: ['tsv', 'text/tab-separated-values'] },
+        'text/tab-separated-values',
+      ],
       [CONSTRUCT, { format: ['rdf+xml', 'application/rdf+xml'], output: ['rdf+xml', 'application/rdf+xml'] }, 'application/rdf+xml'],
       [CONSTRUCT, { output: ['json-ld', 'application/ld+json,application/x-json+ld'] }, 'application/ld+json'],
       [CONSTRUCT, { format: 'n3', output: 'n3', results: 'n3' }, 'text/turtle'],
@@ -302,7 +303,11 @@ describe('formats and negotiation', () => {
 
   it('answers 400 before running the query when format parameters ask for different formats', async () => {
     const queriesBefore = service.queries.length;
-    const disagreeing: Record<string, string | string[]>[] = [{ output: 'json', format: 'xml' }, { output: 'csv', results: 'turtle' }, { format: ['tsv', 'text/csv'] }];
+    const disagreeing: Record<string, string | string[]>[] = [
+      { output: 'json', format: 'xml' },
+      { output: 'csv', results: 'turtle' },
+      { format: ['tsv', 'text/csv'] },
+    ];
     for (const params of disagreeing) {
       const response = await get(`/sparql/select?${encodeQuery({ query: SELECT, ...params })}`);
       assert.equal(response.status, 400, JSON.stringify(params));
@@ -325,7 +330,13 @@ describe('formats and negotiation', () => {
   });
 
   it('answers 406 for csv/tsv on CONSTRUCT and RDF formats on SELECT', async () => {
-    for (const [query, output] of [[CONSTRUCT, 'csv'], [CONSTRUCT, 'tsv'], [SELECT, 'turtle'], [SELECT, 'rdfxml'], [SELECT, 'text/turtle']]) {
+    for (const [query, output] of [
+      [CONSTRUCT, 'csv'],
+      [CONSTRUCT, 'tsv'],
+      [SELECT, 'turtle'],
+      [SELECT, 'rdfxml'],
+      [SELECT, 'text/turtle'],
+    ]) {
       const response = await get(`/sparql/select?${encodeQuery({ query: query!, output: output! })}`);
       assert.equal(response.status, 406, `${query} ${output}`);
     }
@@ -442,7 +453,11 @@ describe('{base}/sparql/update', () => {
     for (const type of [FORM, MISSPELLED_FORM]) {
       const response = await post(
         '/sparql/update',
-        encodeQuery({ update: 'CLEAR ALL', 'using-graph-uri': 'http://example.org/a', 'using-named-graph-uri': ['http://example.org/b', 'http://example.org/c'] }),
+        encodeQuery({
+          update: 'CLEAR ALL',
+          'using-graph-uri': 'http://example.org/a',
+          'using-named-graph-uri': ['http://example.org/b', 'http://example.org/c'],
+        }),
         type,
       );
       assert.equal(response.status, 200, type);

@@ -83,7 +83,8 @@ export class RawConnection {
         parsed.push(next);
         continue;
       }
-      if (this.isClosed) throw new Error(`the connection closed after ${parsed.length} of ${count} responses: ${this.received.toString('latin1').slice(0, 300)}`);
+      if (this.isClosed)
+        throw new Error(`the connection closed after ${parsed.length} of ${count} responses: ${this.received.toString('latin1').slice(0, 300)}`);
       if (Date.now() > deadline) throw new Error(`only ${parsed.length} of ${count} responses in ${limitMs} ms`);
       await new Promise<void>((resolve) => {
         this.wake = resolve;

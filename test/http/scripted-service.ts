@@ -42,10 +42,7 @@ export class ScriptedService implements SparqlService {
     return {
       kind: 'bindings',
       variables: ['s', 'label'],
-      rows: batches([
-        [[namedNode('http://example.org/a'), literal('<b>A & "a"</b>')]],
-        [[namedNode('http://example.org/b'), undefined]],
-      ]),
+      rows: batches([[[namedNode('http://example.org/a'), literal('<b>A & "a"</b>')]], [[namedNode('http://example.org/b'), undefined]]]),
     };
   }
 

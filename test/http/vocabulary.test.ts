@@ -43,12 +43,18 @@ describe('the store vocabulary for completion', () => {
   it('ranks classes and properties by use, over all graphs, and names their namespace', async () => {
     const first = await vocabulary();
     // Two products; two shops, one of them in a named graph.
-    assert.deepEqual(first.classes.map((c) => [c.iri, c.count]).sort(), [[`${SHOP}Product`, 2], [`${SHOP}Shop`, 2]]);
-    assert.deepEqual(first.properties.map((p) => [p.iri, p.count]), [
-      ['http://www.w3.org/1999/02/22-rdf-syntax-ns#type', 4],
-      [`${SHOP}price`, 3],
-      [`${SHOP}name`, 2],
+    assert.deepEqual(first.classes.map((c) => [c.iri, c.count]).sort(), [
+      [`${SHOP}Product`, 2],
+      [`${SHOP}Shop`, 2],
     ]);
+    assert.deepEqual(
+      first.properties.map((p) => [p.iri, p.count]),
+      [
+        ['http://www.w3.org/1999/02/22-rdf-syntax-ns#type', 4],
+        [`${SHOP}price`, 3],
+        [`${SHOP}name`, 2],
+      ],
+    );
     assert.ok(Object.values(first.prefixes).includes(SHOP), 'a prefix for the shop namespace');
     assert.equal(first.prefixes['rdf'], 'http://www.w3.org/1999/02/22-rdf-syntax-ns#');
 

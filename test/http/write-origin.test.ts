@@ -19,18 +19,47 @@ const insert = (value: string): string => `INSERT DATA { <urn:s> <urn:p> "${valu
 
 /** Every way to write, each adding "value" (to the default graph, or to a graph named after it). */
 const WRITES: { name: string; send(server: RunningServer, value: string, headers: Record<string, string>): Promise<Response> }[] = [
-  { name: 'a form POST to {base}/sparql/update', send: (s, v, h) => fetch(s.url('/sparql/update'), { method: 'POST', headers: { 'content-type': FORM, ...h }, body: encodeQuery({ update: insert(v) }) }) },
-  { name: 'an application/sparql-update POST', send: (s, v, h) => fetch(s.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, ...h }, body: insert(v) }) },
+  {
+    name: 'a form POST to {base}/sparql/update',
+    send: (s, v, h) => fetch(s.url('/sparql/update'), { method: 'POST', headers: { 'content-type': FORM, ...h }, body: encodeQuery({ update: insert(v) }) }),
+  },
+  {
+    name: 'an application/sparql-update POST',
+    send: (s, v, h) => fetch(s.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE, ...h }, body: insert(v) }),
+  },
   { name: 'a GET update', send: (s, v, h) => fetch(s.url(`/sparql/update?${encodeQuery({ update: insert(v) })}`), { headers: h }) },
-  { name: 'a form POST to {base}/sparql', send: (s, v, h) => fetch(s.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM, ...h }, body: encodeQuery({ update: insert(v) }) }) },
-  { name: 'a graph store PUT', send: (s, v, h) => fetch(s.url(`/sparql/store?${encodeQuery({ graph: `urn:${encodeURIComponent(v)}` })}`), { method: 'PUT', headers: { 'content-type': 'text/turtle', ...h }, body: `<urn:s> <urn:p> "${v}" .` }) },
-  { name: 'a graph store POST', send: (s, v, h) => fetch(s.url(`/sparql/store?${encodeQuery({ graph: `urn:${encodeURIComponent(v)}` })}`), { method: 'POST', headers: { 'content-type': 'text/turtle', ...h }, body: `<urn:s> <urn:p> "${v}" .` }) },
+  {
+    name: 'a form POST to {base}/sparql',
+    send: (s, v, h) => fetch(s.url('/sparql'), { method: 'POST', headers: { 'content-type': FORM, ...h }, body: encodeQuery({ update: insert(v) }) }),
+  },
+  {
+    name: 'a graph store PUT',
+    send: (s, v, h) =>
+      fetch(s.url(`/sparql/store?${encodeQuery({ graph: `urn:${encodeURIComponent(v)}` })}`), {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle', ...h },
+        body: `<urn:s> <urn:p> "${v}" .`,
+      }),
+  },
+  {
+    name: 'a graph store POST',
+    send: (s, v, h) =>
+      fetch(s.url(`/sparql/store?${encodeQuery({ graph: `urn:${encodeURIComponent(v)}` })}`), {
+        method: 'POST',
+        headers: { 'content-type': 'text/turtle', ...h },
+        body: `<urn:s> <urn:p> "${v}" .`,
+      }),
+  },
 ];
 
 /** Whether the write of `value` took effect (in the default graph or in its own). */
 async function written(server: RunningServer, value: string): Promise<boolean> {
   const query = `ASK { { <urn:s> <urn:p> "${value}" } UNION { GRAPH ?g { <urn:s> <urn:p> "${value}" } } }`;
-  const response = await fetch(server.url('/sparql/select'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY, accept: 'application/sparql-results+json', ...BASIC }, body: query });
+  const response = await fetch(server.url('/sparql/select'), {
+    method: 'POST',
+    headers: { 'content-type': SPARQL_QUERY, accept: 'application/sparql-results+json', ...BASIC },
+    body: query,
+  });
   return ((await response.json()) as { boolean: boolean }).boolean;
 }
 
@@ -46,7 +75,13 @@ function describeServer(title: string, config: ServerConfig, credentials: Record
     after(() => server.close());
     for (const write of WRITES) {
       it(`refuses ${write.name} from another site's page with 403, and it changes nothing`, async () => {
-        const forged: Record<string, string>[] = [{ origin: EVIL }, { origin: 'null' }, { origin: `${EVIL}:7878` }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }];
+        const forged: Record<string, string>[] = [
+          { origin: EVIL },
+          { origin: 'null' },
+          { origin: `${EVIL}:7878` },
+          { 'sec-fetch-site': 'cross-site' },
+          { 'sec-fetch-site': 'same-site' },
+        ];
         for (const headers of forged) {
           const value = fresh('forged');
           const response = await write.send(server, value, { ...credentials, ...headers });
@@ -59,7 +94,13 @@ function describeServer(title: string, config: ServerConfig, credentials: Record
 
       it(`accepts ${write.name} from its own pages, from an allowed origin, and from clients that are not browsers`, async () => {
         const own = server.origin;
-        const genuine: Record<string, string>[] = [{ origin: own, 'sec-fetch-site': 'same-origin' }, { origin: own }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}];
+        const genuine: Record<string, string>[] = [
+          { origin: own, 'sec-fetch-site': 'same-origin' },
+          { origin: own },
+          { 'sec-fetch-site': 'same-origin' },
+          { 'sec-fetch-site': 'none' },
+          {},
+        ];
         if (config.corsOrigins) genuine.push({ origin: GOOD }, { origin: GOOD, 'sec-fetch-site': 'cross-site' });
         for (const headers of genuine) {
           const value = fresh('accepted');
@@ -92,19 +133,29 @@ describeServer('with --cors-origins naming the origins', { corsOrigins: [GOOD] }
   });
 });
 
-describeServer('with HTTP Basic credentials, which browsers send by themselves (and CORS for any origin)', accessHooks({ updateUser: USER, updatePassword: PASSWORD }), BASIC, (server) => {
-  it('leaves a cross-origin write without credentials to the credential check: 401', async () => {
-    const response = await WRITES[0]!.send(server(), fresh('no credentials'), { origin: EVIL });
-    assert.equal(response.status, 401);
-  });
-});
+describeServer(
+  'with HTTP Basic credentials, which browsers send by themselves (and CORS for any origin)',
+  accessHooks({ updateUser: USER, updatePassword: PASSWORD }),
+  BASIC,
+  (server) => {
+    it('leaves a cross-origin write without credentials to the credential check: 401', async () => {
+      const response = await WRITES[0]!.send(server(), fresh('no credentials'), { origin: EVIL });
+      assert.equal(response.status, 401);
+    });
+  },
+);
 
-describeServer('with credentials and --cors-origins naming the origins', { corsOrigins: [GOOD], ...accessHooks({ updateUser: USER, updatePassword: PASSWORD }) }, BASIC, (server) => {
-  it('refuses the forged write before it asks for credentials: 403, not 401', async () => {
-    const response = await WRITES[0]!.send(server(), fresh('no credentials'), { origin: EVIL });
-    assert.equal(response.status, 403);
-  });
-});
+describeServer(
+  'with credentials and --cors-origins naming the origins',
+  { corsOrigins: [GOOD], ...accessHooks({ updateUser: USER, updatePassword: PASSWORD }) },
+  BASIC,
+  (server) => {
+    it('refuses the forged write before it asks for credentials: 403, not 401', async () => {
+      const response = await WRITES[0]!.send(server(), fresh('no credentials'), { origin: EVIL });
+      assert.equal(response.status, 403);
+    });
+  },
+);
 
 describe('with an update token and CORS for any origin', () => {
   let server: RunningServer;

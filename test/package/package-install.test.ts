@@ -47,7 +47,19 @@ describe('the packed package, installed into a fresh project', { timeout: 300_00
     run(NPM, ['pack', '--ignore-scripts', '--pack-destination', project], ROOT);
     const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-quiver', private: true, type: 'module' }));
-    run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `typescript@${devVersion('typescript')}`, `@types/node@${devVersion('@types/node')}`], project);
+    run(
+      NPM,
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        `./${tarball}`,
+        `typescript@${devVersion('typescript')}`,
+        `@types/node@${devVersion('@types/node')}`,
+      ],
+      project,
+    );
   });
   after(() => rmSync(project, { recursive: true, force: true }));
 
@@ -56,7 +68,15 @@ describe('the packed package, installed into a fresh project', { timeout: 300_00
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out' },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          types: ['node'],
+          outDir: 'out',
+        },
         files: ['example.ts'],
       }),
     );

@@ -92,7 +92,10 @@ describe('W3C SPARQL 1.1 Service Description tests', () => {
       const languages = store.getObjects(service, SD + 'supportedLanguage', null);
       assert.ok(languages.length > 0 && languages.every((l) => LANGUAGES.includes(l.value)), 'sd:supportedLanguage');
       for (const property of ['resultFormat', 'inputFormat', 'feature', 'extensionFunction', 'languageExtension']) {
-        assert.ok(store.getObjects(service, SD + property, null).every((o) => o.termType === 'NamedNode'), `sd:${property} IRIs`);
+        assert.ok(
+          store.getObjects(service, SD + property, null).every((o) => o.termType === 'NamedNode'),
+          `sd:${property} IRIs`,
+        );
       }
       for (const dataset of store.getObjects(service, SD + 'defaultDataset', null)) {
         assert.ok(hasType(store, dataset, SD + 'Dataset'), 'sd:Dataset');

@@ -14,16 +14,7 @@ import { Random, seedFromEnv } from './prng.js';
 import { runSize, timeLimit } from './run-size.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { postUpdate, selectRows, sleep } from './sparql-client.js';
-import {
-  CrashLedger,
-  clientGraph,
-  deleteUpdate,
-  insertUpdate,
-  itemIri,
-  moveUpdate,
-  type FoundTriple,
-  type Outcome,
-} from './crash-ledger.js';
+import { CrashLedger, clientGraph, deleteUpdate, insertUpdate, itemIri, moveUpdate, type FoundTriple, type Outcome } from './crash-ledger.js';
 
 const ITERATIONS = runSize('QUIVER_CRASH_ITERATIONS', 10, 50);
 const CLIENTS = 4;
@@ -76,7 +67,14 @@ function assertNoProblems(problems: string[], seed: number, iteration: number): 
 }
 
 /** One client: sends updates one after the other until the server is killed. */
-async function runClient(server: ServerProcess, client: number, iteration: number, random: Random, ledger: CrashLedger, killed: { now: boolean }): Promise<void> {
+async function runClient(
+  server: ServerProcess,
+  client: number,
+  iteration: number,
+  random: Random,
+  ledger: CrashLedger,
+  killed: { now: boolean },
+): Promise<void> {
   for (let seq = 0; !killed.now; seq++) {
     const id = `${iteration}.${client}.${seq}`;
     const choice = random.next();

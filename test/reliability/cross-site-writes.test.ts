@@ -42,10 +42,28 @@ interface Setting {
 
 const ALL_SETTINGS: Setting[] = [
   { name: '--cors-origins naming one origin', args: ['--cors-origins', GOOD], corsOrigins: [GOOD], credentials: 'none', trustProxy: false },
-  { name: 'Basic credentials and --cors-origins', args: ['--cors-origins', GOOD, '--update-user', USER, '--update-password', PASSWORD], corsOrigins: [GOOD], credentials: 'basic', trustProxy: false },
-  { name: 'Basic credentials, CORS for any origin', args: ['--update-user', USER, '--update-password', PASSWORD], corsOrigins: ['*'], credentials: 'basic', trustProxy: false },
+  {
+    name: 'Basic credentials and --cors-origins',
+    args: ['--cors-origins', GOOD, '--update-user', USER, '--update-password', PASSWORD],
+    corsOrigins: [GOOD],
+    credentials: 'basic',
+    trustProxy: false,
+  },
+  {
+    name: 'Basic credentials, CORS for any origin',
+    args: ['--update-user', USER, '--update-password', PASSWORD],
+    corsOrigins: ['*'],
+    credentials: 'basic',
+    trustProxy: false,
+  },
   { name: 'an update token, CORS for any origin', args: ['--update-token', TOKEN], corsOrigins: ['*'], credentials: 'bearer', trustProxy: false },
-  { name: '--cors-origins behind a trusted proxy', args: ['--cors-origins', GOOD, '--trust-proxy'], corsOrigins: [GOOD], credentials: 'none', trustProxy: true },
+  {
+    name: '--cors-origins behind a trusted proxy',
+    args: ['--cors-origins', GOOD, '--trust-proxy'],
+    corsOrigins: [GOOD],
+    credentials: 'none',
+    trustProxy: true,
+  },
   { name: 'the defaults (writes open to all)', args: [], corsOrigins: ['*'], credentials: 'none', trustProxy: false },
 ];
 
@@ -82,8 +100,20 @@ const WRITE_PATHS: WritePath[] = [
   { name: 'HEAD update', method: 'HEAD', path: (v) => `/sparql/update?${form('update', v)}` },
   { name: 'form POST update on {base}/sparql', method: 'POST', path: () => '/sparql', contentType: FORM, body: (v) => form('update', v) },
   { name: 'POST update on {base}/sparql', method: 'POST', path: () => '/sparql', contentType: 'application/sparql-update', body: insert },
-  { name: 'graph store PUT', method: 'PUT', path: (v) => `/sparql/store?${graphParam(v)}`, contentType: 'text/turtle', body: (v) => `<urn:s> <urn:p> "${v}" .` },
-  { name: 'graph store POST', method: 'POST', path: (v) => `/sparql/store?${graphParam(v)}`, contentType: 'text/turtle', body: (v) => `<urn:s> <urn:p> "${v}" .` },
+  {
+    name: 'graph store PUT',
+    method: 'PUT',
+    path: (v) => `/sparql/store?${graphParam(v)}`,
+    contentType: 'text/turtle',
+    body: (v) => `<urn:s> <urn:p> "${v}" .`,
+  },
+  {
+    name: 'graph store POST',
+    method: 'POST',
+    path: (v) => `/sparql/store?${graphParam(v)}`,
+    contentType: 'text/turtle',
+    body: (v) => `<urn:s> <urn:p> "${v}" .`,
+  },
   { name: 'graph store DELETE', method: 'DELETE', path: (v) => `/sparql/store?${graphParam(v)}`, removes: true },
 ];
 
@@ -125,7 +155,15 @@ function forgery(random: Random, port: number): Forgery {
   const host = random.pick([own, own, own, `localhost:${port}`, 'evil.example', 'good.example']);
   const forwardedHost = random.chance(0.7) ? undefined : random.pick(['evil.example', 'good.example', own, `proxy.example, evil.example`]);
   const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  const authorization = random.pick([undefined, undefined, basic(USER, PASSWORD), basic(USER, 'wrong'), `Bearer ${TOKEN}`, 'Bearer wrong', `basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`]);
+  const authorization = random.pick([
+    undefined,
+    undefined,
+    basic(USER, PASSWORD),
+    basic(USER, 'wrong'),
+    `Bearer ${TOKEN}`,
+    'Bearer wrong',
+    `basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`,
+  ]);
   return { origin, fetchSite, host, forwardedHost, authorization };
 }
 
@@ -214,7 +252,12 @@ async function graphExists(server: ServerProcess, value: string): Promise<boolea
 
 /** A graph for a DELETE to remove, written by a client that is no browser, with the right credentials. */
 async function plantGraph(server: ServerProcess, setting: Setting, value: string): Promise<void> {
-  const authorization = setting.credentials === 'basic' ? `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` : setting.credentials === 'bearer' ? `Bearer ${TOKEN}` : undefined;
+  const authorization =
+    setting.credentials === 'basic'
+      ? `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`
+      : setting.credentials === 'bearer'
+        ? `Bearer ${TOKEN}`
+        : undefined;
   const answer = await send(server.origin, WRITE_PATHS[0], value, { host: new URL(server.origin).host, authorization });
   assert.equal(answer.status, 200, answer.body);
 }
@@ -239,36 +282,44 @@ async function tryWrite(server: ServerProcess, setting: Setting, random: Random,
   if (answer.status !== expected) return `${what}: answered ${answer.status}, expected ${expected}: ${answer.body.slice(0, 300)}`;
   if (effect) return `${what}: refused with ${answer.status}, but the write took effect`;
   if (!answer.nosniff) return `${what}: the ${answer.status} lacks X-Content-Type-Options: nosniff`;
-  if (expected === 403 && write.method !== 'HEAD' && !/cross-site write refused/.test(answer.body)) return `${what}: the 403 does not say why: ${answer.body.slice(0, 300)}`;
+  if (expected === 403 && write.method !== 'HEAD' && !/cross-site write refused/.test(answer.body))
+    return `${what}: the 403 does not say why: ${answer.body.slice(0, 300)}`;
   return undefined;
 }
 
-test(`${WRITES} random writes per server setting: cross-site ones refused, the rest decided by credentials`, { timeout: timeLimit(180_000, 1_800_000) }, async () => {
-  const seed = seedFromEnv();
-  console.log(`cross-site writes: seed ${seed} (replay with QUIVER_SEED=${seed}), ${WRITES} writes for each of ${SETTINGS.length} settings`);
-  const failures: string[] = [];
-  for (const setting of SETTINGS) {
-    const random = new Random(seed, 'cross-site-writes', setting.name);
-    const server = await startServerProcess(['--memory', '--workers', '1', ...setting.args]);
-    const counts = new Map<string, number>();
-    const started = Date.now();
-    try {
-      let next = 0;
-      const worker = async (w: number): Promise<void> => {
-        // Each worker its own stream, so that a replay draws the same requests whatever the interleaving.
-        const own = new Random(seed, 'cross-site-writes', setting.name, w, random.int(0, 2 ** 31));
-        for (let n = next++; n < WRITES; n = next++) {
-          const problem = await tryWrite(server, setting, own, `${w}-${n}`, counts);
-          if (problem) failures.push(`${setting.name}: ${problem}`);
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
-    } finally {
-      await server.stop('SIGTERM');
+test(
+  `${WRITES} random writes per server setting: cross-site ones refused, the rest decided by credentials`,
+  { timeout: timeLimit(180_000, 1_800_000) },
+  async () => {
+    const seed = seedFromEnv();
+    console.log(`cross-site writes: seed ${seed} (replay with QUIVER_SEED=${seed}), ${WRITES} writes for each of ${SETTINGS.length} settings`);
+    const failures: string[] = [];
+    for (const setting of SETTINGS) {
+      const random = new Random(seed, 'cross-site-writes', setting.name);
+      const server = await startServerProcess(['--memory', '--workers', '1', ...setting.args]);
+      const counts = new Map<string, number>();
+      const started = Date.now();
+      try {
+        let next = 0;
+        const worker = async (w: number): Promise<void> => {
+          // Each worker its own stream, so that a replay draws the same requests whatever the interleaving.
+          const own = new Random(seed, 'cross-site-writes', setting.name, w, random.int(0, 2 ** 31));
+          for (let n = next++; n < WRITES; n = next++) {
+            const problem = await tryWrite(server, setting, own, `${w}-${n}`, counts);
+            if (problem) failures.push(`${setting.name}: ${problem}`);
+          }
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
+      } finally {
+        await server.stop('SIGTERM');
+      }
+      const summary = [...counts]
+        .sort()
+        .map(([kind, n]) => `${kind}: ${n}`)
+        .join(', ');
+      console.log(`cross-site writes: ${setting.name}: ${summary} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
-    const summary = [...counts].sort().map(([kind, n]) => `${kind}: ${n}`).join(', ');
-    console.log(`cross-site writes: ${setting.name}: ${summary} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
-  for (const failure of failures.slice(0, 10)) console.log(`cross-site writes failure: ${failure}`);
-  assert.equal(failures.length, 0, `${failures.length} writes went wrong (seed ${seed}); first: ${failures[0]}`);
-});
+    for (const failure of failures.slice(0, 10)) console.log(`cross-site writes failure: ${failure}`);
+    assert.equal(failures.length, 0, `${failures.length} writes went wrong (seed ${seed}); first: ${failures[0]}`);
+  },
+);

@@ -69,7 +69,8 @@ test(`Quiver and Oxigraph agree on ${QUERIES} random queries over BSBM`, { timeo
   const counts = { compared: 0, skipped: 0, nonEmpty: 0, unoptimizedCompared: 0, disagreements: 0 };
   const reports: string[] = [];
   for (let i = 0; i < QUERIES; i++) {
-    if (i > 0 && i % PROGRESS_EVERY === 0) console.log(`differential: ${i} queries so far (${JSON.stringify(counts)}), ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if (i > 0 && i % PROGRESS_EVERY === 0)
+      console.log(`differential: ${i} queries so far (${JSON.stringify(counts)}), ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const query = generator.generate();
     const verdict = await compare(query);
     if (verdict === 'skipped') {
@@ -168,7 +169,7 @@ function variablesOf(text: string, solutions: Map<string, TermLike>[]): string[]
 async function minimizedReport(query: GeneratedQuery): Promise<string> {
   let current = query;
   let problem = (await compareForReport(current))!;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const smaller of shrinkings(current)) {
       const p = await compareForReport(smaller);
@@ -204,4 +205,3 @@ function repoRoot(): string {
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return dir;
 }
-

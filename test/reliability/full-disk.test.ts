@@ -79,22 +79,38 @@ const WRITE_KINDS: WriteKind[] = [
   {
     name: 'INSERT DATA',
     send: (origin, id, payload) =>
-      fetch(`${origin}/sparql/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `INSERT DATA { <urn:w:${id}> <urn:mark> "${id}" . ${payload} }` }),
+      fetch(`${origin}/sparql/update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-update' },
+        body: `INSERT DATA { <urn:w:${id}> <urn:mark> "${id}" . ${payload} }`,
+      }),
   },
   {
     name: 'INSERT DATA into a graph',
     send: (origin, id, payload) =>
-      fetch(`${origin}/sparql/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `INSERT DATA { GRAPH <urn:g:${id}> { <urn:w:${id}> <urn:mark> "${id}" . ${payload} } }` }),
+      fetch(`${origin}/sparql/update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-update' },
+        body: `INSERT DATA { GRAPH <urn:g:${id}> { <urn:w:${id}> <urn:mark> "${id}" . ${payload} } }`,
+      }),
   },
   {
     name: 'Graph Store PUT',
     send: (origin, id, payload) =>
-      fetch(`${origin}/sparql/store?graph=${encodeURIComponent(`urn:g:${id}`)}`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<urn:w:${id}> <urn:mark> "${id}" . ${payload}` }),
+      fetch(`${origin}/sparql/store?graph=${encodeURIComponent(`urn:g:${id}`)}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle' },
+        body: `<urn:w:${id}> <urn:mark> "${id}" . ${payload}`,
+      }),
   },
   {
     name: 'Graph Store POST',
     send: (origin, id, payload) =>
-      fetch(`${origin}/sparql/store?graph=${encodeURIComponent(`urn:g:${id}`)}`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: `<urn:w:${id}> <urn:mark> "${id}" . ${payload}` }),
+      fetch(`${origin}/sparql/store?graph=${encodeURIComponent(`urn:g:${id}`)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/turtle' },
+        body: `<urn:w:${id}> <urn:mark> "${id}" . ${payload}`,
+      }),
   },
 ];
 
@@ -154,47 +170,55 @@ async function marksInStore(server: ServerProcess): Promise<Set<string>> {
   return new Set(rows.map((row) => row['id']!.value));
 }
 
-test(`a full disk, ${ROUNDS} times over: 507 and /health 503, nothing acknowledged lost, writes again once there is room`, { skip, timeout: timeLimit(180_000, 1_200_000) }, async () => {
-  const seed = seedFromEnv();
-  const random = new Random(seed, 'full-disk');
-  console.log(`full disk: seed ${seed} (replay with QUIVER_SEED=${seed}), ${ROUNDS} rounds on a ${DISK} tmpfs`);
-  const dir = mkdtempSync(join(tmpdir(), 'quiver-full-disk-'));
-  const server = await startOnTinyDisk(dir);
-  // The server's view of the tmpfs, from outside its mount namespace.
-  const filler = join(`/proc/${server.child.pid}/root`, dir, 'filler');
-  const ledger: Ledger = { fates: new Map(), statuses: new Map(), failures: [] };
-  const rooms: number[] = [];
-  try {
-    for (let round = 0; round < ROUNDS; round++) {
-      const room = random.int(128, 2048) * 1024;
-      rooms.push(room);
-      fillDisk(filler, room);
-      await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeUntilFull(server, new Random(seed, 'full-disk', round, w), round, w, ledger)));
-      const full = await health(server);
-      if (full.httpStatus !== 503 || full.writable || !/disk of the store is full/.test(full.problem ?? '')) ledger.failures.push(`round ${round}: /health while full: ${JSON.stringify(full)}`);
-      await checkLedger(server, ledger, round);
-      rmSync(filler);
-      if (!hasRoom(dir, server)) ledger.failures.push(`round ${round}: the store has filled the disk by itself; the test's disk is too small`);
-      else if (!(await healthBecomes(server, 200, 5000))) ledger.failures.push(`round ${round}: /health did not come back once there was room`);
-      const after = await WRITE_KINDS[0].send(server.origin, `${round}-after`, '');
-      await after.arrayBuffer();
-      if (after.status !== 200) ledger.failures.push(`round ${round}: a write once there was room answered ${after.status}`);
-      else ledger.fates.set(`${round}-after`, 'acknowledged');
+test(
+  `a full disk, ${ROUNDS} times over: 507 and /health 503, nothing acknowledged lost, writes again once there is room`,
+  { skip, timeout: timeLimit(180_000, 1_200_000) },
+  async () => {
+    const seed = seedFromEnv();
+    const random = new Random(seed, 'full-disk');
+    console.log(`full disk: seed ${seed} (replay with QUIVER_SEED=${seed}), ${ROUNDS} rounds on a ${DISK} tmpfs`);
+    const dir = mkdtempSync(join(tmpdir(), 'quiver-full-disk-'));
+    const server = await startOnTinyDisk(dir);
+    // The server's view of the tmpfs, from outside its mount namespace.
+    const filler = join(`/proc/${server.child.pid}/root`, dir, 'filler');
+    const ledger: Ledger = { fates: new Map(), statuses: new Map(), failures: [] };
+    const rooms: number[] = [];
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const room = random.int(128, 2048) * 1024;
+        rooms.push(room);
+        fillDisk(filler, room);
+        await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeUntilFull(server, new Random(seed, 'full-disk', round, w), round, w, ledger)));
+        const full = await health(server);
+        if (full.httpStatus !== 503 || full.writable || !/disk of the store is full/.test(full.problem ?? ''))
+          ledger.failures.push(`round ${round}: /health while full: ${JSON.stringify(full)}`);
+        await checkLedger(server, ledger, round);
+        rmSync(filler);
+        if (!hasRoom(dir, server)) ledger.failures.push(`round ${round}: the store has filled the disk by itself; the test's disk is too small`);
+        else if (!(await healthBecomes(server, 200, 5000))) ledger.failures.push(`round ${round}: /health did not come back once there was room`);
+        const after = await WRITE_KINDS[0].send(server.origin, `${round}-after`, '');
+        await after.arrayBuffer();
+        if (after.status !== 200) ledger.failures.push(`round ${round}: a write once there was room answered ${after.status}`);
+        else ledger.fates.set(`${round}-after`, 'acknowledged');
+      }
+      await checkLedger(server, ledger, ROUNDS);
+    } finally {
+      await server.stop('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     }
-    await checkLedger(server, ledger, ROUNDS);
-  } finally {
-    await server.stop('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const fates = [...ledger.fates.values()];
-  const statuses = [...ledger.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
-  console.log(
-    `full disk: ${fates.filter((f) => f === 'acknowledged').length} writes acknowledged, ${fates.filter((f) => f === 'refused').length} refused (${statuses}); ` +
-      `rooms left per round: ${rooms.map((r) => `${Math.round(r / 1024)} KiB`).join(', ')}`,
-  );
-  for (const failure of ledger.failures.slice(0, 10)) console.log(`full disk failure: ${failure}`);
-  assert.equal(ledger.failures.length, 0, `${ledger.failures.length} failures (seed ${seed}); first: ${ledger.failures[0]}`);
-});
+    const fates = [...ledger.fates.values()];
+    const statuses = [...ledger.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+    console.log(
+      `full disk: ${fates.filter((f) => f === 'acknowledged').length} writes acknowledged, ${fates.filter((f) => f === 'refused').length} refused (${statuses}); ` +
+        `rooms left per round: ${rooms.map((r) => `${Math.round(r / 1024)} KiB`).join(', ')}`,
+    );
+    for (const failure of ledger.failures.slice(0, 10)) console.log(`full disk failure: ${failure}`);
+    assert.equal(ledger.failures.length, 0, `${ledger.failures.length} failures (seed ${seed}); first: ${ledger.failures[0]}`);
+  },
+);
 
 /**
  * Whether the server's disk has room again by the server's own measure (storage-full.ts: 64 MiB

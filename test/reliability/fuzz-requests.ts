@@ -71,7 +71,9 @@ export function buildRequest(kind: 'query' | 'update', body: Buffer, random: Ran
   const path = output ? `${base}?${output}` : base;
   if (style <= 4) {
     headers['content-type'] = random.pick(['application/x-www-form-urlencoded', 'application/x-www-url-form-urlencoded']);
-    const extra = random.chance(0.2) ? `&${random.pick(['default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'timeout'])}=${percentEncode(body.subarray(0, 40))}` : '';
+    const extra = random.chance(0.2)
+      ? `&${random.pick(['default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'timeout'])}=${percentEncode(body.subarray(0, 40))}`
+      : '';
     return { method: 'POST', path, headers, body: Buffer.from(`${field}=${percentEncode(body)}${extra}`, 'latin1') };
   }
   if (style <= 8) headers['content-type'] = kind === 'query' ? 'application/sparql-query' : 'application/sparql-update';

@@ -87,7 +87,11 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
       const fetching = random.chance(REMOTE_SHARE);
       // Most fetching requests are updates: LOADs, and graphs moved about.
       const kind = random.chance(fetching ? 0.4 : 0.7) ? 'query' : 'update';
-      const text = fetching ? (kind === 'query' ? remote.query(random) : remote.update(random)) : random.pick(kind === 'query' ? corpus.queries : corpus.updates);
+      const text = fetching
+        ? kind === 'query'
+          ? remote.query(random)
+          : remote.update(random)
+        : random.pick(kind === 'query' ? corpus.queries : corpus.updates);
       // Half the fetching requests go as made, the other half mutated like the rest.
       const { body, applied } = fetching && random.chance(0.5) ? { body: Buffer.from(text), applied: ['remote'] } : mutate(text, random);
       return { request: buildRequest(kind, confineFetches(body), random), mutations: fetching ? ['remote', ...applied] : applied };
@@ -112,10 +116,18 @@ test(`the server survives ${REQUESTS} hostile requests`, { timeout: timeLimit(60
     await peer.close();
     await sentinel.close();
   }
-  console.log(`fuzz: the peer served ${[...peer.hits].sort().map(([k, n]) => `${k} ${n}`).join(', ')}; sentinel connections: ${sentinel.connections()}`);
+  console.log(
+    `fuzz: the peer served ${[...peer.hits]
+      .sort()
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}; sentinel connections: ${sentinel.connections()}`,
+  );
   assert.equal(sentinel.connections(), 0, 'the server connected to a target it must refuse');
   const seconds = (Date.now() - started) / 1000;
-  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
+  const byStatus = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
   console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${byStatus}); ${failures.length} failures`);
   for (const [message, n] of [...evaluationErrors].sort(([, a], [, b]) => b - a)) console.log(`fuzz: 500 (failed operation) ${n}x: ${message}`);
   for (const s of slowest) console.log(`fuzz: slow (${s.ms} ms, ${s.mutations.join('+')}): ${s.request.replace(/\s+/g, ' ')}`);

@@ -144,7 +144,10 @@ const RESULTS: Content = {
   ],
   good(mark, random) {
     if (random.chance(0.5)) {
-      return { type: 'application/sparql-results+json', body: JSON.stringify({ head: { vars: ['o'] }, results: { bindings: [{ o: { type: 'literal', value: mark } }] } }) };
+      return {
+        type: 'application/sparql-results+json',
+        body: JSON.stringify({ head: { vars: ['o'] }, results: { bindings: [{ o: { type: 'literal', value: mark } }] } }),
+      };
     }
     const xml = `<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="o"/></head><results><result><binding name="o"><literal>${mark}</literal></binding></result></results></sparql>`;
     return { type: 'application/sparql-results+xml', body: xml };
@@ -226,7 +229,16 @@ function pour(res: ServerResponse, head: string, piece: (i: number) => string): 
 function garbage(content: Content, random: Random): { type: string | undefined; body: Buffer } {
   const format = random.pick(content.formats);
   // Errors may name a media type that looks like one (`text/html`): SECRET goes only where it does not.
-  const type = random.pick([format.type, format.type, 'text/html', 'application/octet-stream', SECRET, `text/html; charset=${SECRET}`, `${SECRET}/x/y`, undefined]);
+  const type = random.pick([
+    format.type,
+    format.type,
+    'text/html',
+    'application/octet-stream',
+    SECRET,
+    `text/html; charset=${SECRET}`,
+    `${SECRET}/x/y`,
+    undefined,
+  ]);
   const noise = Buffer.from(Array.from({ length: random.int(0, 300) }, () => random.int(0, 255)));
   const text = random.pick([
     () => `${format.head}${format.piece(0)}${format.piece(1)}\n${SECRET} {{ <<`,

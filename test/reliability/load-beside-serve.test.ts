@@ -47,94 +47,107 @@ interface Ledger {
   loads: LoadRecord[];
 }
 
-test(`acknowledged writes and loads beside a running server survive ${ROUNDS} rounds of finished, failed and SIGKILLed loads`, { timeout: timeLimit(180_000, 1_200_000) }, async () => {
-  const seed = seedFromEnv();
-  const random = new Random(seed, 'load-beside-serve');
-  const root = mkdtempSync(join(tmpdir(), 'quiver-load-beside-'));
-  console.log(`load beside serve: seed ${seed} (replay with QUIVER_SEED=${seed}), ${ROUNDS} rounds`);
-  const totals = { acknowledged: 0, loadsFinished: 0, loadsFailed: 0, loadsKilled: 0, killedLoadsPresent: 0, freshStores: 0 };
-  let store = '';
-  let ledger: Ledger = { acknowledged: [], loads: [] };
-  try {
-    for (let round = 0; round < ROUNDS; round++) {
-      const fresh = round === 0 || random.chance(0.5);
-      if (fresh) {
-        store = join(root, `store-${round}`);
-        ledger = { acknowledged: [], loads: [] };
-        totals.freshStores++;
-      }
-      const ending: Ending = ROUNDS <= 6 ? (['finish', 'syntax', 'kill'] as const)[round % 3] : random.chance(0.5) ? 'kill' : random.pick(['finish', 'syntax'] as const);
-      // Clients first (the store has data when the load starts), or only once the load is under way.
-      const writesFirst = random.chance(0.3);
-      const context = `round ${round} (seed ${seed}, ${fresh ? 'fresh' : 'reused'} store, ${ending}, ${writesFirst ? 'writes first' : 'load first'})`;
-      const file = join(root, `round-${round}.nq`);
-      writeFileSync(file, loadFile(round, ending === 'syntax' ? random.int(STATEMENTS / 4, (3 * STATEMENTS) / 4) : undefined));
+test(
+  `acknowledged writes and loads beside a running server survive ${ROUNDS} rounds of finished, failed and SIGKILLed loads`,
+  { timeout: timeLimit(180_000, 1_200_000) },
+  async () => {
+    const seed = seedFromEnv();
+    const random = new Random(seed, 'load-beside-serve');
+    const root = mkdtempSync(join(tmpdir(), 'quiver-load-beside-'));
+    console.log(`load beside serve: seed ${seed} (replay with QUIVER_SEED=${seed}), ${ROUNDS} rounds`);
+    const totals = { acknowledged: 0, loadsFinished: 0, loadsFailed: 0, loadsKilled: 0, killedLoadsPresent: 0, freshStores: 0 };
+    let store = '';
+    let ledger: Ledger = { acknowledged: [], loads: [] };
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const fresh = round === 0 || random.chance(0.5);
+        if (fresh) {
+          store = join(root, `store-${round}`);
+          ledger = { acknowledged: [], loads: [] };
+          totals.freshStores++;
+        }
+        const ending: Ending =
+          ROUNDS <= 6 ? (['finish', 'syntax', 'kill'] as const)[round % 3] : random.chance(0.5) ? 'kill' : random.pick(['finish', 'syntax'] as const);
+        // Clients first (the store has data when the load starts), or only once the load is under way.
+        const writesFirst = random.chance(0.3);
+        const context = `round ${round} (seed ${seed}, ${fresh ? 'fresh' : 'reused'} store, ${ending}, ${writesFirst ? 'writes first' : 'load first'})`;
+        const file = join(root, `round-${round}.nq`);
+        writeFileSync(file, loadFile(round, ending === 'syntax' ? random.int(STATEMENTS / 4, (3 * STATEMENTS) / 4) : undefined));
 
-      const server = await startServerProcess(['--store', store, '--workers', '1']);
-      try {
-        const stop = { now: false };
-        const writes: Promise<void>[] = [];
-        const startClients = () => {
-          for (let c = 0; c < CLIENTS; c++) writes.push(runClient(server, round, c, random, ledger, stop, context));
-        };
-        if (writesFirst) {
-          startClients();
-          await sleep(random.int(20, 200));
+        const server = await startServerProcess(['--store', store, '--workers', '1']);
+        try {
+          const stop = { now: false };
+          const writes: Promise<void>[] = [];
+          const startClients = () => {
+            for (let c = 0; c < CLIENTS; c++) writes.push(runClient(server, round, c, random, ledger, stop, context));
+          };
+          if (writesFirst) {
+            startClients();
+            await sleep(random.int(20, 200));
+          }
+          const load = startLoad(store, file);
+          await load.started;
+          if (!writesFirst) startClients();
+          if (ending === 'kill') {
+            const byTime = random.chance(0.3);
+            const at = byTime ? random.int(0, 1000) : random.int(0, STATEMENTS);
+            await (byTime ? Promise.race([sleep(at), load.exited]) : load.progressedPast(at));
+            load.child.kill('SIGKILL');
+          }
+          const { code, signal } = await load.exited;
+          assert.ok(server.alive(), `${context}: the server died\n${server.stderr()}`);
+          const record: LoadRecord = { round, ending, code: signal === 'SIGKILL' ? null : code };
+          if (ending !== 'kill') assert.equal(record.code, ending === 'finish' ? 0 : 1, `${context}: load exit\n${load.stderr()}`);
+          if (ending === 'syntax') assert.match(load.stderr(), /round-\d+\.nq:\d+/, `${context}: the error names the line`);
+          if (ending !== 'kill' && fresh && !writesFirst)
+            assert.match(load.stderr(), /the store is open in process/, `${context}: an empty store open in the server is loaded in one transaction`);
+          ledger.loads.push(record);
+          totals[record.code === null ? 'loadsKilled' : record.code === 0 ? 'loadsFinished' : 'loadsFailed']++;
+          // The server goes on taking writes after the load, then is killed too.
+          await sleep(random.int(50, 300));
+          stop.now = true;
+          await server.stop('SIGKILL');
+          await Promise.all(writes);
+        } finally {
+          if (server.alive()) await server.stop('SIGKILL');
         }
-        const load = startLoad(store, file);
-        await load.started;
-        if (!writesFirst) startClients();
-        if (ending === 'kill') {
-          const byTime = random.chance(0.3);
-          const at = byTime ? random.int(0, 1000) : random.int(0, STATEMENTS);
-          await (byTime ? Promise.race([sleep(at), load.exited]) : load.progressedPast(at));
-          load.child.kill('SIGKILL');
-        }
-        const { code, signal } = await load.exited;
-        assert.ok(server.alive(), `${context}: the server died\n${server.stderr()}`);
-        const record: LoadRecord = { round, ending, code: signal === 'SIGKILL' ? null : code };
-        if (ending !== 'kill') assert.equal(record.code, ending === 'finish' ? 0 : 1, `${context}: load exit\n${load.stderr()}`);
-        if (ending === 'syntax') assert.match(load.stderr(), /round-\d+\.nq:\d+/, `${context}: the error names the line`);
-        if (ending !== 'kill' && fresh && !writesFirst) assert.match(load.stderr(), /the store is open in process/, `${context}: an empty store open in the server is loaded in one transaction`);
-        ledger.loads.push(record);
-        totals[record.code === null ? 'loadsKilled' : record.code === 0 ? 'loadsFinished' : 'loadsFailed']++;
-        // The server goes on taking writes after the load, then is killed too.
-        await sleep(random.int(50, 300));
-        stop.now = true;
-        await server.stop('SIGKILL');
-        await Promise.all(writes);
-      } finally {
-        if (server.alive()) await server.stop('SIGKILL');
-      }
 
-      // The store as the kills left it, before any recovery, then through a restarted server.
-      const check = await checkStoreConsistency(store);
-      assert.deepEqual(check.problems, [], `${context}: the store is not sound`);
-      const restarted = await startServerProcess(['--store', store, '--workers', '1']);
-      try {
-        const present = new Set((await selectRows(restarted.origin, `SELECT ?s WHERE { { ?s <${ACKED}> ?o } UNION { GRAPH ?g { ?s <${ACKED}> ?o } } }`)).map((row) => row['s']!.value));
-        const lost = ledger.acknowledged.filter((subject) => !present.has(subject));
-        assert.deepEqual(lost.slice(0, 10), [], `${context}: ${lost.length} of ${ledger.acknowledged.length} acknowledged updates lost`);
-        for (const load of ledger.loads) {
-          const found = await loadedStatements(restarted.origin, load.round);
-          const expected = load.code === null ? [0, STATEMENTS] : [load.code === 0 ? STATEMENTS : 0];
-          assert.ok(expected.includes(found), `${context}: round ${load.round}'s load (${load.ending}, exit ${load.code}) left ${found} of ${STATEMENTS} statements`);
-          if (load.round === round && load.code === null && found === STATEMENTS) totals.killedLoadsPresent++;
+        // The store as the kills left it, before any recovery, then through a restarted server.
+        const check = await checkStoreConsistency(store);
+        assert.deepEqual(check.problems, [], `${context}: the store is not sound`);
+        const restarted = await startServerProcess(['--store', store, '--workers', '1']);
+        try {
+          const present = new Set(
+            (await selectRows(restarted.origin, `SELECT ?s WHERE { { ?s <${ACKED}> ?o } UNION { GRAPH ?g { ?s <${ACKED}> ?o } } }`)).map(
+              (row) => row['s']!.value,
+            ),
+          );
+          const lost = ledger.acknowledged.filter((subject) => !present.has(subject));
+          assert.deepEqual(lost.slice(0, 10), [], `${context}: ${lost.length} of ${ledger.acknowledged.length} acknowledged updates lost`);
+          for (const load of ledger.loads) {
+            const found = await loadedStatements(restarted.origin, load.round);
+            const expected = load.code === null ? [0, STATEMENTS] : [load.code === 0 ? STATEMENTS : 0];
+            assert.ok(
+              expected.includes(found),
+              `${context}: round ${load.round}'s load (${load.ending}, exit ${load.code}) left ${found} of ${STATEMENTS} statements`,
+            );
+            if (load.round === round && load.code === null && found === STATEMENTS) totals.killedLoadsPresent++;
+          }
+        } finally {
+          await restarted.stop('SIGKILL');
         }
-      } finally {
-        await restarted.stop('SIGKILL');
+        totals.acknowledged += ledger.acknowledged.filter((subject) => subject.startsWith(`${EX}ack/${round}/`)).length;
       }
-      totals.acknowledged += ledger.acknowledged.filter((subject) => subject.startsWith(`${EX}ack/${round}/`)).length;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-  console.log(
-    `load beside serve totals: rounds ${ROUNDS} (${totals.freshStores} on a fresh store), acknowledged updates ${totals.acknowledged}, 0 lost; ` +
-      `loads finished ${totals.loadsFinished}, failed ${totals.loadsFailed}, killed ${totals.loadsKilled} (${totals.killedLoadsPresent} of them had committed)`,
-  );
-  assert.ok(totals.acknowledged >= ROUNDS, `too few updates were acknowledged (${totals.acknowledged}) for the test to mean anything`);
-});
+    console.log(
+      `load beside serve totals: rounds ${ROUNDS} (${totals.freshStores} on a fresh store), acknowledged updates ${totals.acknowledged}, 0 lost; ` +
+        `loads finished ${totals.loadsFinished}, failed ${totals.loadsFailed}, killed ${totals.loadsKilled} (${totals.killedLoadsPresent} of them had committed)`,
+    );
+    assert.ok(totals.acknowledged >= ROUNDS, `too few updates were acknowledged (${totals.acknowledged}) for the test to mean anything`);
+  },
+);
 
 /**
  * The round's file: STATEMENTS quads about subjects under load/ROUND/, a fifth in named graphs, with
@@ -190,12 +203,22 @@ function startLoad(store: string, file: string): LoadProcess {
     }
   });
   const progressedPast = (statements: number): Promise<void> =>
-    counted >= statements || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => waiting.push({ at: statements, resolve }));
+    counted >= statements || child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => waiting.push({ at: statements, resolve }));
   return { child, started: progressedPast(0), progressedPast, exited, stderr: () => stderr };
 }
 
 /** Sends INSERT DATA updates one after the other until told to stop; records the acknowledged ones. */
-async function runClient(server: ServerProcess, round: number, client: number, random: Random, ledger: Ledger, stop: { now: boolean }, context: string): Promise<void> {
+async function runClient(
+  server: ServerProcess,
+  round: number,
+  client: number,
+  random: Random,
+  ledger: Ledger,
+  stop: { now: boolean },
+  context: string,
+): Promise<void> {
   for (let seq = 0; !stop.now; seq++) {
     const subject = `${EX}ack/${round}/${client}/${seq}`;
     const triple = `<${subject}> <${ACKED}> "${round} ${client} ${seq}" . <${subject}> <${EX}note> <${EX}load/${round}/s${seq}> .`;

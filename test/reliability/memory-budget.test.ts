@@ -161,81 +161,99 @@ function keepAsking(origin: string): { stop: () => Promise<{ answered: number; s
 
 const onLinux = existsSync('/proc/self/status');
 
-describe(`the process stays under --max-memory ${LIMIT_MIB}MiB (--query-memory ${QUERY_MIB}MiB)`, { skip: !onLinux && 'needs /proc', timeout: timeLimit(120_000, 600_000) }, () => {
-  let server: ServerProcess;
-  let peer: { server: Server; origin: string };
-  let rss: RssSampler;
-  let asking: ReturnType<typeof keepAsking>;
+describe(
+  `the process stays under --max-memory ${LIMIT_MIB}MiB (--query-memory ${QUERY_MIB}MiB)`,
+  { skip: !onLinux && 'needs /proc', timeout: timeLimit(120_000, 600_000) },
+  () => {
+    let server: ServerProcess;
+    let peer: { server: Server; origin: string };
+    let rss: RssSampler;
+    let asking: ReturnType<typeof keepAsking>;
 
-  before(async () => {
-    peer = await startEndlessPeer();
-    server = await startServerProcess([
-      '--memory',
-      '--workers', '2',
-      '--max-memory', `${LIMIT_MIB}MiB`,
-      '--query-memory', `${QUERY_MIB}MiB`,
-      // The budget, not the fetch limit, is to stop the endless answers.
-      '--max-fetch-bytes', '1GiB',
-      '--fetch-allow', new URL(peer.origin).host,
-    ]);
-    await update(server.origin, setsUpdate(SET_SIZE));
-    rss = new RssSampler(server.child.pid!);
-    asking = keepAsking(server.origin);
-  });
+    before(async () => {
+      peer = await startEndlessPeer();
+      server = await startServerProcess([
+        '--memory',
+        '--workers',
+        '2',
+        '--max-memory',
+        `${LIMIT_MIB}MiB`,
+        '--query-memory',
+        `${QUERY_MIB}MiB`,
+        // The budget, not the fetch limit, is to stop the endless answers.
+        '--max-fetch-bytes',
+        '1GiB',
+        '--fetch-allow',
+        new URL(peer.origin).host,
+      ]);
+      await update(server.origin, setsUpdate(SET_SIZE));
+      rss = new RssSampler(server.child.pid!);
+      asking = keepAsking(server.origin);
+    });
 
-  after(async () => {
-    // Stopped by the last test already, unless it did not run.
-    rss?.stop();
-    await asking?.stop().catch(() => undefined);
-    await server?.stop('SIGTERM');
-    peer?.server.closeAllConnections();
-    peer?.server.close();
-  });
+    after(async () => {
+      // Stopped by the last test already, unless it did not run.
+      rss?.stop();
+      await asking?.stop().catch(() => undefined);
+      await server?.stop('SIGTERM');
+      peer?.server.closeAllConnections();
+      peer?.server.close();
+    });
 
-  it(`fails a sort of ${SET_SIZE ** 3} rows with the budget's error`, async () => {
-    assertBudgetError('the sort', await outcome(postQuery(server.origin, HUGE_SORT)));
-  });
+    it(`fails a sort of ${SET_SIZE ** 3} rows with the budget's error`, async () => {
+      assertBudgetError('the sort', await outcome(postQuery(server.origin, HUGE_SORT)));
+    });
 
-  it(`refuses a ${(VALUES_TEXT_BYTES / 1e6).toFixed(1)} MB VALUES text before parsing it`, async () => {
-    const result = await outcome(postQuery(server.origin, valuesQuery(VALUES_TEXT_BYTES, 0)));
-    assertBudgetError('the VALUES text', result, /needs about \d+ MiB of memory to parse, more than its memory budget/);
-  });
+    it(`refuses a ${(VALUES_TEXT_BYTES / 1e6).toFixed(1)} MB VALUES text before parsing it`, async () => {
+      const result = await outcome(postQuery(server.origin, valuesQuery(VALUES_TEXT_BYTES, 0)));
+      assertBudgetError('the VALUES text', result, /needs about \d+ MiB of memory to parse, more than its memory budget/);
+    });
 
-  it(`fails six heavy queries sent at once, ${ROUNDS} time(s)`, async () => {
-    for (let round = 0; round < ROUNDS; round++) {
-      const heavy = [HUGE_SORT, HUGE_GROUPS, HUGE_DISTINCT, valuesQuery(VALUES_TEXT_BYTES, 2 * round + 1), valuesQuery(VALUES_TEXT_BYTES, 2 * round + 2), HUGE_SORT];
-      const results = await Promise.all(heavy.map((query) => outcome(postQuery(server.origin, query))));
-      results.forEach((result, i) => assertBudgetError(`heavy query ${i + 1} of round ${round + 1}`, result));
-    }
-  });
+    it(`fails six heavy queries sent at once, ${ROUNDS} time(s)`, async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const heavy = [
+          HUGE_SORT,
+          HUGE_GROUPS,
+          HUGE_DISTINCT,
+          valuesQuery(VALUES_TEXT_BYTES, 2 * round + 1),
+          valuesQuery(VALUES_TEXT_BYTES, 2 * round + 2),
+          HUGE_SORT,
+        ];
+        const results = await Promise.all(heavy.map((query) => outcome(postQuery(server.origin, query))));
+        results.forEach((result, i) => assertBudgetError(`heavy query ${i + 1} of round ${round + 1}`, result));
+      }
+    });
 
-  it('stops an endless SERVICE answer at its share of the budget', async () => {
-    const result = await outcome(postQuery(server.origin, `SELECT (COUNT(*) AS ?n) WHERE { SERVICE <${peer.origin}/sparql> { ?s ?p ?o } }`));
-    assertBudgetError('the SERVICE answer', result, /the share of the query memory budget \(--query-memory\)/);
-  });
+    it('stops an endless SERVICE answer at its share of the budget', async () => {
+      const result = await outcome(postQuery(server.origin, `SELECT (COUNT(*) AS ?n) WHERE { SERVICE <${peer.origin}/sparql> { ?s ?p ?o } }`));
+      assertBudgetError('the SERVICE answer', result, /the share of the query memory budget \(--query-memory\)/);
+    });
 
-  it('stops an endless LOAD document at the update memory budget', async () => {
-    const result = await outcome(postUpdate(server.origin, `LOAD <${peer.origin}/data.nt> INTO GRAPH <${NS}loaded>`));
-    assertBudgetError('the LOAD document', result, /the statements need more than the update's memory budget/);
-  });
+    it('stops an endless LOAD document at the update memory budget', async () => {
+      const result = await outcome(postUpdate(server.origin, `LOAD <${peer.origin}/data.nt> INTO GRAPH <${NS}loaded>`));
+      assertBudgetError('the LOAD document', result, /the statements need more than the update's memory budget/);
+    });
 
-  it(`kept the resident memory under ${LIMIT_MIB} MiB, and still answers`, async () => {
-    const { answered, slowestMs } = await asking.stop();
-    rss.stop();
-    const highWaterMib = Math.round((statusField(server.child.pid!, 'VmHWM') ?? 0) / 1024);
-    console.log(`memory budget: peak RSS ${rss.peakMib} MiB sampled (${rss.samples} samples), high-water mark ${highWaterMib} MiB, limit ${LIMIT_MIB} MiB; ${answered} health checks and small queries answered during the attacks, the slowest in ${slowestMs} ms`);
-    assert.ok(rss.samples > 0, 'no sample of the resident memory');
-    assert.ok(rss.peakMib < LIMIT_MIB, `peak RSS ${rss.peakMib} MiB over the limit of ${LIMIT_MIB} MiB`);
-    assert.ok(highWaterMib < LIMIT_MIB, `high-water mark ${highWaterMib} MiB over the limit of ${LIMIT_MIB} MiB`);
-    assert.ok(answered > 0);
-    assert.ok(server.alive(), server.stderr());
-    assert.ok(await isHealthy(server.origin));
-    assert.equal((await selectRows(server.origin, SMALL)).length, 3);
-    const metrics = await (await fetch(`${server.origin}/metrics`)).text();
-    assert.match(metrics, new RegExp(`^quiver_memory_limit_bytes ${LIMIT_MIB * 2 ** 20}$`, 'm'));
-    assert.match(metrics, /^quiver_memory_reserved_bytes 0$/m, 'nothing runs: nothing reserved');
-  });
-});
+    it(`kept the resident memory under ${LIMIT_MIB} MiB, and still answers`, async () => {
+      const { answered, slowestMs } = await asking.stop();
+      rss.stop();
+      const highWaterMib = Math.round((statusField(server.child.pid!, 'VmHWM') ?? 0) / 1024);
+      console.log(
+        `memory budget: peak RSS ${rss.peakMib} MiB sampled (${rss.samples} samples), high-water mark ${highWaterMib} MiB, limit ${LIMIT_MIB} MiB; ${answered} health checks and small queries answered during the attacks, the slowest in ${slowestMs} ms`,
+      );
+      assert.ok(rss.samples > 0, 'no sample of the resident memory');
+      assert.ok(rss.peakMib < LIMIT_MIB, `peak RSS ${rss.peakMib} MiB over the limit of ${LIMIT_MIB} MiB`);
+      assert.ok(highWaterMib < LIMIT_MIB, `high-water mark ${highWaterMib} MiB over the limit of ${LIMIT_MIB} MiB`);
+      assert.ok(answered > 0);
+      assert.ok(server.alive(), server.stderr());
+      assert.ok(await isHealthy(server.origin));
+      assert.equal((await selectRows(server.origin, SMALL)).length, 3);
+      const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+      assert.match(metrics, new RegExp(`^quiver_memory_limit_bytes ${LIMIT_MIB * 2 ** 20}$`, 'm'));
+      assert.match(metrics, /^quiver_memory_reserved_bytes 0$/m, 'nothing runs: nothing reserved');
+    });
+  },
+);
 
 describe("a query whose memory the engine's accounting misses", { timeout: timeLimit(60_000, 60_000) }, () => {
   it("kills only its worker, at the worker's heap limit: the budget's error, and a new worker takes over", async () => {

@@ -170,7 +170,11 @@ export class QueryGenerator {
       return `${variable} ${r.pick(COMPARISONS)} ${constant}`;
     }
     if (datatype.endsWith('#string')) {
-      return r.pick([`${variable} ${r.pick(COMPARISONS)} ${constant}`, `STRLEN(${variable}) > ${r.int(1, 30)}`, `CONTAINS(${variable}, "${r.pick(['a', 'e', 'in', 'the'])}")`]);
+      return r.pick([
+        `${variable} ${r.pick(COMPARISONS)} ${constant}`,
+        `STRLEN(${variable}) > ${r.int(1, 30)}`,
+        `CONTAINS(${variable}, "${r.pick(['a', 'e', 'in', 'the'])}")`,
+      ]);
     }
     return r.pick([`lang(${variable}) = "en"`, `isLiteral(${variable})`]);
   }

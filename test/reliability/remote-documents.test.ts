@@ -102,8 +102,14 @@ const TOO_LARGE: Expected = { status: 500, message: /the answer is larger than 1
 const TOO_SLOW: Expected = { status: 504, message: new RegExp(`did not finish within the fetch time limit of ${FETCH_TIMEOUT_S} s \\(--fetch-timeout\\)`) };
 const BROKEN_OFF: Expected = { status: 500, message: /failed: (the connection broke off|ECONNRESET)/ };
 const ERROR_PAGE: Expected = { status: 500, message: /answered \d{3}\b/ };
-const NOT_A_DOCUMENT: Expected = { status: 500, message: /: (the document is not valid (Turtle|N-Triples)( \(line \d+\))?|cannot tell the RDF format of [\w./+-]+)/ };
-const NOT_RESULTS: Expected = { status: 500, message: /: (the answer is not (valid SPARQL results \((JSON|XML)\)|in a SPARQL results format)|did not answer with solutions)/ };
+const NOT_A_DOCUMENT: Expected = {
+  status: 500,
+  message: /: (the document is not valid (Turtle|N-Triples)( \(line \d+\))?|cannot tell the RDF format of [\w./+-]+)/,
+};
+const NOT_RESULTS: Expected = {
+  status: 500,
+  message: /: (the answer is not (valid SPARQL results \((JSON|XML)\)|in a SPARQL results format)|did not answer with solutions)/,
+};
 
 const KIND_OUTCOMES: Record<PeerKind, (role: PeerRole) => Outcomes> = {
   good: () => [OK],
@@ -263,7 +269,12 @@ function send(origin: string, attack: Attack): Promise<Response> {
       return fetch(`${origin}${attack.door.slice(4)}?${form}`, { headers: accept, signal });
     case 'form POST /sparql/update':
     case 'form POST /sparql':
-      return fetch(`${origin}${attack.door.slice(10)}`, { method: 'POST', headers: { ...accept, 'content-type': 'application/x-www-form-urlencoded' }, body: form, signal });
+      return fetch(`${origin}${attack.door.slice(10)}`, {
+        method: 'POST',
+        headers: { ...accept, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+        signal,
+      });
     case 'POST /sparql/select':
       return postQuery(origin, attack.text, undefined, signal);
     case 'POST /sparql':
@@ -285,7 +296,8 @@ async function checkAttack(origin: string, attack: Attack, status: number, body:
   const right = attack.expected.filter((outcome) => outcome.status === status);
   const expectedStatuses = attack.expected.map((outcome) => outcome.status).join(' or ');
   if (right.length === 0) return `answered ${status}, not ${expectedStatuses}: ${body.slice(0, 500)}`;
-  if (!right.some((outcome) => outcome.message?.test(body) ?? true)) return `the message matches none of ${right.map((o) => o.message).join(', ')}: ${body.slice(0, 500)}`;
+  if (!right.some((outcome) => outcome.message?.test(body) ?? true))
+    return `the message matches none of ${right.map((o) => o.message).join(', ')}: ${body.slice(0, 500)}`;
   if (attack.rows && status === 200) {
     const rows = (JSON.parse(body) as { results: { bindings: JsonRow[] } }).results.bindings;
     const simple = rows.map((row) => (row['o'] ? { o: { type: row['o'].type, value: row['o'].value } } : {}));
@@ -315,7 +327,9 @@ async function runBystander(server: ServerProcess, done: () => boolean): Promise
   const record: Bystander = { acknowledged: 0, slowestWriteMs: 0, slowestReadMs: 0, failures: [] };
   for (let i = 0; !done(); i++) {
     const t0 = Date.now();
-    const response = await postUpdate(server.origin, `INSERT DATA { <urn:bystander:${i}> <urn:bystander> ${i} }`, AbortSignal.timeout(HANG_MS)).catch((error: Error) => error);
+    const response = await postUpdate(server.origin, `INSERT DATA { <urn:bystander:${i}> <urn:bystander> ${i} }`, AbortSignal.timeout(HANG_MS)).catch(
+      (error: Error) => error,
+    );
     const ms = Date.now() - t0;
     if (response instanceof Error) record.failures.push(`write ${i}: ${response.message}`);
     else if (response.status !== 200) record.failures.push(`write ${i}: ${response.status} ${await response.text()}`);
@@ -328,7 +342,9 @@ async function runBystander(server: ServerProcess, done: () => boolean): Promise
     // Reads are timed, not held to a limit: a SERVICE holds its query worker while it downloads, so
     // with both workers on slow endpoints a read waits up to the fetch time limit (reported, issue 18).
     const t1 = Date.now();
-    await selectRows(server.origin, `SELECT ?o WHERE { <urn:bystander:${i}> ?p ?o }`).catch((error: Error) => record.failures.push(`read ${i}: ${error.message}`));
+    await selectRows(server.origin, `SELECT ?o WHERE { <urn:bystander:${i}> ?p ?o }`).catch((error: Error) =>
+      record.failures.push(`read ${i}: ${error.message}`),
+    );
     record.slowestReadMs = Math.max(record.slowestReadMs, Date.now() - t1);
     await sleep(50);
   }
@@ -381,8 +397,14 @@ test(`LOAD and SERVICE survive ${REQUESTS} requests against hostile and forbidde
     const gaveUp = await allGivenUp(peer, 10_000);
     await watch.stop();
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(' · ');
-    const peerHits = [...peer.hits].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+    const byStatus = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(' · ');
+    const peerHits = [...peer.hits]
+      .sort()
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     console.log(`remote documents: ${REQUESTS} requests in ${seconds} s (${byStatus}); peer: ${peerHits}`);
     console.log(
       `remote documents: peak RSS ${watch.peakRssMb()} MiB; /health ${watch.health.checks} checks, slowest ${watch.health.slowestMs} ms; ` +

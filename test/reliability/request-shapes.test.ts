@@ -105,7 +105,12 @@ async function ask(origin: string, door: (typeof DOORS)[number], query: string):
 }
 
 async function postUpdateText(origin: string, text: string): Promise<Answer> {
-  const response = await fetch(`${origin}/sparql/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: text, signal: AbortSignal.timeout(60_000) });
+  const response = await fetch(`${origin}/sparql/update`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sparql-update' },
+    body: text,
+    signal: AbortSignal.timeout(60_000),
+  });
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
@@ -235,7 +240,10 @@ function chain(random: Random): { kind: 'query' | 'update'; text: string; length
 async function chains(server: ServerProcess, random: Random, findings: Findings): Promise<void> {
   for (let n = 0; n < CHAINS; n++) {
     const { kind, text, length } = chain(random);
-    const answer = kind === 'query' ? await ask(server.origin, random.pick(['POST /sparql/select', 'form POST /sparql'] as const), text) : await postUpdateText(server.origin, text);
+    const answer =
+      kind === 'query'
+        ? await ask(server.origin, random.pick(['POST /sparql/select', 'form POST /sparql'] as const), text)
+        : await postUpdateText(server.origin, text);
     const what = `a chain of ${length}: ${text.slice(0, 120)}…`;
     findings.see('chain', answer, what);
     const refusedByName = answer.status === 400 && CHAINED_TOO_DEEP.test(answer.body);
@@ -282,7 +290,8 @@ async function terms(server: ServerProcess, random: Random, findings: Findings):
       const answer = await postUpdateText(server.origin, text);
       const what = `an update with ${term}`;
       findings.see('term', answer, what);
-      const right = Buffer.byteLength(text) > MAX_BODY ? answer.status === 413 : within ? answer.status === 200 : answer.status === 400 && TERM_TOO_LONG.test(answer.body);
+      const right =
+        Buffer.byteLength(text) > MAX_BODY ? answer.status === 413 : within ? answer.status === 200 : answer.status === 400 && TERM_TOO_LONG.test(answer.body);
       if (!right) findings.fail('term', `${what} → ${answer.status}: ${answer.body.slice(0, 300)}`);
       if (within && answer.status === 200) await checkStoredLength(server, findings, n, kind, value, what);
       await update(server.origin, `DELETE WHERE { <urn:long:${n}> <urn:p> ?o }`);
@@ -304,8 +313,13 @@ async function terms(server: ServerProcess, random: Random, findings: Findings):
 
 /** The value kept is the term's own, whole: as many characters as written (escapes decoded). */
 async function checkStoredLength(server: ServerProcess, findings: Findings, n: number, kind: 'literal' | 'IRI', expected: number, what: string): Promise<void> {
-  const answer = await ask(server.origin, 'POST /sparql/select', `SELECT (STRLEN(${kind === 'IRI' ? 'STR(?o)' : '?o'}) AS ?n) WHERE { <urn:long:${n}> <urn:p> ?o }`);
-  const stored = answer.status === 200 ? Number((JSON.parse(answer.body) as { results: { bindings: { n?: { value: string } }[] } }).results.bindings[0]?.n?.value) : NaN;
+  const answer = await ask(
+    server.origin,
+    'POST /sparql/select',
+    `SELECT (STRLEN(${kind === 'IRI' ? 'STR(?o)' : '?o'}) AS ?n) WHERE { <urn:long:${n}> <urn:p> ?o }`,
+  );
+  const stored =
+    answer.status === 200 ? Number((JSON.parse(answer.body) as { results: { bindings: { n?: { value: string } }[] } }).results.bindings[0]?.n?.value) : NaN;
   if (stored !== expected) findings.fail('term', `${what}: stored ${stored} characters, not ${expected}`);
 }
 
@@ -339,22 +353,74 @@ function pipelineSteps(random: Random, graph: string, values: Set<string>, next:
     const existing = [...values];
     steps.push(
       random.pick<() => Step>([
-        () => ({ name: 'GSP PUT', bytes: rawRequest('PUT', `/sparql/store?graph=${enc(graph)}`, { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:v> "${v}" .`), apply: () => new Set([v]), statuses: () => [200, 201, 204] }),
-        () => ({ name: 'GSP POST', bytes: rawRequest('POST', `/sparql/store?graph=${enc(graph)}`, { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:v> "${v}" .`), apply: add(v), statuses: () => [200, 201, 204] }),
+        () => ({
+          name: 'GSP PUT',
+          bytes: rawRequest('PUT', `/sparql/store?graph=${enc(graph)}`, { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:v> "${v}" .`),
+          apply: () => new Set([v]),
+          statuses: () => [200, 201, 204],
+        }),
+        () => ({
+          name: 'GSP POST',
+          bytes: rawRequest('POST', `/sparql/store?graph=${enc(graph)}`, { 'Content-Type': 'text/turtle' }, `<urn:s> <urn:v> "${v}" .`),
+          apply: add(v),
+          statuses: () => [200, 201, 204],
+        }),
         // A graph whose last triple was deleted may still exist, empty: deleting it then is no 404.
-        () => ({ name: 'GSP DELETE', bytes: rawRequest('DELETE', `/sparql/store?graph=${enc(graph)}`), apply: () => new Set(), statuses: (before) => (before.size === 0 ? [404, 200, 204] : [200, 204]) }),
-        () => ({ name: 'POST update', bytes: rawRequest('POST', '/sparql/update', { 'Content-Type': 'application/sparql-update' }, insert(v)), apply: add(v), statuses: () => [200, 204] }),
+        () => ({
+          name: 'GSP DELETE',
+          bytes: rawRequest('DELETE', `/sparql/store?graph=${enc(graph)}`),
+          apply: () => new Set(),
+          statuses: (before) => (before.size === 0 ? [404, 200, 204] : [200, 204]),
+        }),
+        () => ({
+          name: 'POST update',
+          bytes: rawRequest('POST', '/sparql/update', { 'Content-Type': 'application/sparql-update' }, insert(v)),
+          apply: add(v),
+          statuses: () => [200, 204],
+        }),
         () => ({ name: 'GET update', bytes: rawRequest('GET', `/sparql/update?update=${enc(insert(v))}`), apply: add(v), statuses: () => [200, 204] }),
-        () => ({ name: 'GET update (%75pdate)', bytes: rawRequest('GET', `/sparql/update?%75pdate=${enc(insert(v))}`), apply: add(v), statuses: () => [200, 204] }),
-        () => ({ name: 'GET update (path %75pdate)', bytes: rawRequest('GET', `/sparql/%75pdate?update=${enc(insert(v))}`), apply: add(v), statuses: () => [200, 204] }),
+        () => ({
+          name: 'GET update (%75pdate)',
+          bytes: rawRequest('GET', `/sparql/update?%75pdate=${enc(insert(v))}`),
+          apply: add(v),
+          statuses: () => [200, 204],
+        }),
+        () => ({
+          name: 'GET update (path %75pdate)',
+          bytes: rawRequest('GET', `/sparql/%75pdate?update=${enc(insert(v))}`),
+          apply: add(v),
+          statuses: () => [200, 204],
+        }),
         () => {
           const gone = existing.length > 0 ? random.pick(existing) : v;
           const text = `DELETE DATA { GRAPH <${graph}> { <urn:s> <urn:v> "${gone}" } }`;
-          return { name: 'DELETE DATA', bytes: rawRequest('POST', '/sparql/update', { 'Content-Type': 'application/sparql-update' }, text), apply: (before) => new Set([...before].filter((x) => x !== gone)), statuses: () => [200, 204] };
+          return {
+            name: 'DELETE DATA',
+            bytes: rawRequest('POST', '/sparql/update', { 'Content-Type': 'application/sparql-update' }, text),
+            apply: (before) => new Set([...before].filter((x) => x !== gone)),
+            statuses: () => [200, 204],
+          };
         },
-        () => ({ name: 'GET select', bytes: rawRequest('GET', `/sparql/select?query=${enc(select)}`, { Accept: 'application/sparql-results+json' }), read: jsonValues }),
-        () => ({ name: 'form POST select on {base}/sparql', bytes: rawRequest('POST', '/sparql', { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/sparql-results+json' }, `query=${enc(select)}`), read: jsonValues }),
-        () => ({ name: 'POST select', bytes: rawRequest('POST', '/sparql/select', { 'Content-Type': 'application/sparql-query', Accept: 'application/sparql-results+json' }, select), read: jsonValues }),
+        () => ({
+          name: 'GET select',
+          bytes: rawRequest('GET', `/sparql/select?query=${enc(select)}`, { Accept: 'application/sparql-results+json' }),
+          read: jsonValues,
+        }),
+        () => ({
+          name: 'form POST select on {base}/sparql',
+          bytes: rawRequest(
+            'POST',
+            '/sparql',
+            { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/sparql-results+json' },
+            `query=${enc(select)}`,
+          ),
+          read: jsonValues,
+        }),
+        () => ({
+          name: 'POST select',
+          bytes: rawRequest('POST', '/sparql/select', { 'Content-Type': 'application/sparql-query', Accept: 'application/sparql-results+json' }, select),
+          read: jsonValues,
+        }),
         () => ({ name: 'GSP GET', bytes: rawRequest('GET', `/sparql/store?graph=${enc(graph)}`, { Accept: 'application/n-triples' }), read: ntriplesValues }),
       ])(),
     );
@@ -406,13 +472,18 @@ function checkPipeline(steps: Step[], responses: RawResponse[], values: Set<stri
     findings.see('pipeline', { status: response.status, body: response.body, headers: response.headers }, step.name);
     if (step.apply) {
       const allowed = step.statuses!(values);
-      if (!allowed.includes(response.status)) findings.fail('pipeline', `${names}: step ${i} (${step.name}) answered ${response.status}, not ${allowed.join('/')}: ${response.body.slice(0, 200)}`);
+      if (!allowed.includes(response.status))
+        findings.fail('pipeline', `${names}: step ${i} (${step.name}) answered ${response.status}, not ${allowed.join('/')}: ${response.body.slice(0, 200)}`);
       values = step.apply(values);
       return;
     }
     const seen = step.read!(response);
     const same = seen === 'none' ? values.size === 0 : seen.size === values.size && [...seen].every((v) => values.has(v));
-    if (!same) findings.fail('pipeline', `${names}: step ${i} (${step.name}) saw ${seen === 'none' ? 'no graph' : JSON.stringify([...seen])}, not ${JSON.stringify([...values])}`);
+    if (!same)
+      findings.fail(
+        'pipeline',
+        `${names}: step ${i} (${step.name}) saw ${seen === 'none' ? 'no graph' : JSON.stringify([...seen])}, not ${JSON.stringify([...values])}`,
+      );
   });
   return values;
 }
@@ -427,7 +498,12 @@ function malformed(random: Random): { method: string; path: string; headers: Rec
     () => ({ method: 'GET', path: `/sparql?query=${enc(junk)}`, headers: {} }),
     () => ({ method: 'POST', path: '/sparql/update', headers: { 'content-type': 'application/sparql-update' }, body: junk }),
     () => ({ method: 'GET', path: `/sparql/update?update=${enc(junk)}`, headers: {} }),
-    () => ({ method: 'POST', path: '/sparql', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `update=${enc(junk)}&query=${enc(junk)}` }),
+    () => ({
+      method: 'POST',
+      path: '/sparql',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `update=${enc(junk)}&query=${enc(junk)}`,
+    }),
     () => ({ method: 'POST', path: '/sparql/update', headers: { 'content-type': random.pick(['text/plain', 'application/json', 'image/png']) }, body: junk }),
     () => ({ method: 'GET', path: `/sparql?query=${enc('ASK {}')}`, headers: { accept: random.pick(['image/png', 'application/x-nothing', 'text/*;q=0']) } }),
     () => ({ method: 'PATCH', path: '/sparql/store?default', headers: {} }),
@@ -442,7 +518,12 @@ function malformed(random: Random): { method: string; path: string; headers: Rec
 async function malformedRequests(server: ServerProcess, random: Random, findings: Findings): Promise<void> {
   for (let n = 0; n < MALFORMED; n++) {
     const request = malformed(random);
-    const response = await fetch(server.origin + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(server.origin + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(30_000),
+    });
     const answer = { status: response.status, body: await response.text(), headers: response.headers };
     findings.see('malformed', answer, `${request.method} ${request.path.slice(0, 100)}`);
     if (answer.status < 400) findings.fail('malformed', `${request.method} ${request.path.slice(0, 100)} answered ${answer.status}`);
@@ -453,7 +534,9 @@ async function malformedRequests(server: ServerProcess, random: Random, findings
 
 test('nesting, chains and terms around their limits, pipelines and error headers', { timeout: timeLimit(240_000, 3_600_000) }, async () => {
   const seed = seedFromEnv();
-  console.log(`request shapes: seed ${seed} (replay with QUIVER_SEED=${seed}); ${NESTINGS} nestings, ${CHAINS} chains, ${TERMS} terms, ${PIPELINES} pipelines, ${MALFORMED} malformed requests`);
+  console.log(
+    `request shapes: seed ${seed} (replay with QUIVER_SEED=${seed}); ${NESTINGS} nestings, ${CHAINS} chains, ${TERMS} terms, ${PIPELINES} pipelines, ${MALFORMED} malformed requests`,
+  );
   const server = await startServerProcess(['--memory', '--workers', '2', '--query-timeout', '20', '--update-timeout', '20']);
   const findings = new Findings();
   try {
@@ -474,7 +557,10 @@ test('nesting, chains and terms around their limits, pipelines and error headers
   } finally {
     await server.stop('SIGTERM');
   }
-  const statuses = [...findings.statuses].sort().map(([key, n]) => `${key}: ${n}`).join(', ');
+  const statuses = [...findings.statuses]
+    .sort()
+    .map(([key, n]) => `${key}: ${n}`)
+    .join(', ');
   console.log(`request shapes: ${statuses}; ${findings.errorAnswers} error answers checked for nosniff (${findings.parserAnswers} the HTTP parser's own)`);
   for (const failure of findings.failures.slice(0, 10)) console.log(`request shapes failure: ${failure}`);
   if (findings.requests.length > 0) {

@@ -53,7 +53,9 @@ describe('a query over its memory budget (quiver serve --query-memory)', { timeo
       await sleep(100);
     }
     const { status, body, ms } = await heavy;
-    console.log(`memory budget: ${status} after ${ms} ms (${answeredMeanwhile} health checks and small queries answered meanwhile); peak RSS ${peakRssMb(server)} MiB: ${body.trim()}`);
+    console.log(
+      `memory budget: ${status} after ${ms} ms (${answeredMeanwhile} health checks and small queries answered meanwhile); peak RSS ${peakRssMb(server)} MiB: ${body.trim()}`,
+    );
     assert.equal(status, 500, 'ResourceLimitError maps to 500 (src/errors.ts)');
     assert.match(body, /memory budget of 64 MiB/);
     assert.match(body, /--query-memory \(QUIVER_QUERY_MEMORY\)/, 'the message says how to change the budget');
@@ -96,7 +98,10 @@ describe('request limits', { timeout: 120_000 }, () => {
       await query.text();
       assert.equal(query.status, 413);
       await update(server.origin, `INSERT DATA { <${NS}s> <${NS}p> "small" }`);
-      assert.deepEqual((await selectRows(server.origin, `SELECT ?o WHERE { <${NS}s> <${NS}p> ?o }`)).map((r) => r['o']!.value), ['small']);
+      assert.deepEqual(
+        (await selectRows(server.origin, `SELECT ?o WHERE { <${NS}s> <${NS}p> ?o }`)).map((r) => r['o']!.value),
+        ['small'],
+      );
     } finally {
       await server.close();
     }
@@ -125,7 +130,9 @@ describe('request limits', { timeout: 120_000 }, () => {
     let server: RunningServer;
     const log: string[] = [];
     before(async () => {
-      server = await startServer(await createLocalService({ memory: true, workers: 1, maxQueue: 1, queryTimeoutMs: 2000 }), { requestLog: (line) => log.push(line) });
+      server = await startServer(await createLocalService({ memory: true, workers: 1, maxQueue: 1, queryTimeoutMs: 2000 }), {
+        requestLog: (line) => log.push(line),
+      });
       // 64 million combinations: counting them outlasts the limit however fast the engine gets (at 250, 15.6
       // million took 1.7 s on an idle 2-core machine).
       await update(server.origin, setsUpdate(400));
@@ -160,7 +167,7 @@ describe('request limits', { timeout: 120_000 }, () => {
         assert.equal(rows.length, 3);
         // Well under the 2 s time limit: the worker was freed by the disconnect, not by the deadline.
         assert.ok(Date.now() - t0 < 1500, `${disconnect.name}: the next query waited ${Date.now() - t0} ms for the worker`);
-        for (const waitUntil = Date.now() + 2000; log.length < 2 && Date.now() < waitUntil; ) await sleep(10);
+        for (const waitUntil = Date.now() + 2000; log.length < 2 && Date.now() < waitUntil;) await sleep(10);
         const statuses = log.map((line) => (JSON.parse(line) as { status: number }).status);
         assert.deepEqual(statuses, [499, 200], `${disconnect.name}: ${log.join('')}`);
       }

@@ -55,11 +55,39 @@ interface Door {
 }
 
 const DOORS: Door[] = [
-  { name: 'update', method: 'POST', target: () => '/sparql/update', type: 'application/sparql-update', body: (i) => `INSERT DATA { <urn:slow:${i}> <urn:p> ${i} }`, pad: ' ' },
-  { name: 'form update on {base}/sparql', method: 'POST', target: () => '/sparql', type: 'application/x-www-form-urlencoded', body: (i) => `update=${encodeURIComponent(`INSERT DATA { <urn:slow:${i}> <urn:p> ${i} }`)}`, pad: '+' },
+  {
+    name: 'update',
+    method: 'POST',
+    target: () => '/sparql/update',
+    type: 'application/sparql-update',
+    body: (i) => `INSERT DATA { <urn:slow:${i}> <urn:p> ${i} }`,
+    pad: ' ',
+  },
+  {
+    name: 'form update on {base}/sparql',
+    method: 'POST',
+    target: () => '/sparql',
+    type: 'application/x-www-form-urlencoded',
+    body: (i) => `update=${encodeURIComponent(`INSERT DATA { <urn:slow:${i}> <urn:p> ${i} }`)}`,
+    pad: '+',
+  },
   { name: 'direct query', method: 'POST', target: () => '/sparql/select', type: 'application/sparql-query', body: () => 'ASK { ?s ?p ?o }', pad: ' ' },
-  { name: 'graph store PUT', method: 'PUT', target: (i) => `/sparql/store?graph=urn:slow:${i}`, type: 'text/turtle', body: (i) => `<urn:slow:${i}> <urn:p> ${i} .`, pad: ' ' },
-  { name: 'graph store POST', method: 'POST', target: () => '/sparql/store?default', type: 'text/turtle', body: (i) => `<urn:slow:${i}> <urn:q> ${i} .`, pad: ' ' },
+  {
+    name: 'graph store PUT',
+    method: 'PUT',
+    target: (i) => `/sparql/store?graph=urn:slow:${i}`,
+    type: 'text/turtle',
+    body: (i) => `<urn:slow:${i}> <urn:p> ${i} .`,
+    pad: ' ',
+  },
+  {
+    name: 'graph store POST',
+    method: 'POST',
+    target: () => '/sparql/store?default',
+    type: 'text/turtle',
+    body: (i) => `<urn:slow:${i}> <urn:q> ${i} .`,
+    pad: ' ',
+  },
   { name: 'query by GET', method: 'GET', target: () => `/sparql?query=${encodeURIComponent('ASK { ?s ?p ?o }')}`, pad: 'x' },
   { name: 'health', method: 'GET', target: () => '/health', pad: 'x' },
   { name: 'graph store DELETE', method: 'DELETE', target: (i) => `/sparql/store?graph=urn:slow:${i}`, pad: 'x' },
@@ -79,7 +107,9 @@ interface Plan {
 function planClient(random: Random, index: number): Plan {
   const door = random.pick(DOORS);
   const bodyless = door.body === undefined;
-  const modes: Mode[] = bodyless ? ['silent', 'slow headers', 'slow headers', 'in time'] : ['silent', 'slow headers', 'slow body', 'slow body', 'stalled body', 'endless chunks', 'in time'];
+  const modes: Mode[] = bodyless
+    ? ['silent', 'slow headers', 'slow headers', 'in time']
+    : ['silent', 'slow headers', 'slow body', 'slow body', 'stalled body', 'endless chunks', 'in time'];
   return { index, door, mode: random.pick(modes), intervalMs: random.int(100, 1000), bytesPerWrite: random.int(1, 4), startMs: random.int(0, RAMP_MS) };
 }
 
@@ -169,14 +199,17 @@ async function closedByServer(connection: RawConnection, connectCalledAt: number
   const [response] = await connection.responses(1, 0).catch(() => [undefined]);
   const status = response?.status;
   if (status !== undefined && status !== 408) return { ms, status, closed: true, problem: `answered ${status}, not 408` };
-  if (sinceConnectCall < BODY_TIMEOUT_MS - 100) return { ms, status, closed: true, problem: `closed ${sinceConnectCall} ms after the connect call, before the body timeout` };
+  if (sinceConnectCall < BODY_TIMEOUT_MS - 100)
+    return { ms, status, closed: true, problem: `closed ${sinceConnectCall} ms after the connect call, before the body timeout` };
   return { ms, status, closed: true };
 }
 
 /** Slow connections the server closed later than it should have, allowing for the test's own delay. */
 function lateCloses(outcomes: Outcome[], plans: Plan[], ownDelayMs: number): string[] {
   return outcomes.flatMap((outcome, i) =>
-    outcome.closed && outcome.ms > CLOSED_BY_MS + ownDelayMs ? [`client ${i} (${plans[i].door.name}, ${plans[i].mode}): closed ${outcome.ms} ms after it was established`] : [],
+    outcome.closed && outcome.ms > CLOSED_BY_MS + ownDelayMs
+      ? [`client ${i} (${plans[i].door.name}, ${plans[i].mode}): closed ${outcome.ms} ms after it was established`]
+      : [],
   );
 }
 
@@ -193,7 +226,10 @@ async function sendInTime(connection: RawConnection, plan: Plan, connectedAt: nu
     await sleep(Math.min(plan.intervalMs, BODY_TIMEOUT_MS / 20));
   }
   const sendingMs = Date.now() - connectedAt;
-  const response = await connection.responses(1, 15_000).then(([first]) => first!, (error: Error) => error);
+  const response = await connection.responses(1, 15_000).then(
+    ([first]) => first!,
+    (error: Error) => error,
+  );
   const ms = Date.now() - connectedAt;
   // With thousands of clients the test's own event loop falls behind: a control that it did not
   // connect or send in time proves nothing.
@@ -201,7 +237,8 @@ async function sendInTime(connection: RawConnection, plan: Plan, connectedAt: nu
   if (response instanceof Error) return { ms, problem: `sent in ${sendingMs} ms: ${response.message}` };
   // 503: the query queue is full, which a burst of thousands of connections may make it.
   const { status } = response;
-  if ((status >= 500 && status !== 503) || status === 408) return { ms, status, problem: `answered ${status} to a request sent in ${sendingMs} ms: ${response.body.slice(0, 300)}` };
+  if ((status >= 500 && status !== 503) || status === 408)
+    return { ms, status, problem: `answered ${status} to a request sent in ${sendingMs} ms: ${response.body.slice(0, 300)}` };
   return { ms, status };
 }
 
@@ -251,10 +288,12 @@ test(`${CLIENTS} slow clients at once are cut at the body timeout while others a
     lag.enable();
     let peakFiles = 0;
     const sampler = setInterval(() => (peakFiles = Math.max(peakFiles, watch.openFiles() ?? 0)), 200);
-    const outcomes = await Promise.all(plans.map(async (plan) => {
-      await sleep(plan.startMs);
-      return runClient(server.origin, plan);
-    })).finally(() => {
+    const outcomes = await Promise.all(
+      plans.map(async (plan) => {
+        await sleep(plan.startMs);
+        return runClient(server.origin, plan);
+      }),
+    ).finally(() => {
       running = false;
       clearInterval(sampler);
       lag.disable();
@@ -271,14 +310,19 @@ test(`${CLIENTS} slow clients at once are cut at the body timeout while others a
       `slow clients: server fds ${filesBefore} before, ${peakFiles} at the peak, ${filesAfter} after; peak RSS ${watch.peakRssMb()} MiB; ` +
         `/health ${watch.health.checks} checks, slowest ${watch.health.slowestMs} ms; other client: ${other.requests} write+read pairs, slowest ${other.slowestMs} ms`,
     );
-    const problems = outcomes.flatMap((outcome, i) => (outcome.problem ? [`client ${i} (${plans[i].door.name}, ${plans[i].mode}, ${plans[i].intervalMs} ms × ${plans[i].bytesPerWrite} B): ${outcome.problem}`] : []));
+    const problems = outcomes.flatMap((outcome, i) =>
+      outcome.problem
+        ? [`client ${i} (${plans[i].door.name}, ${plans[i].mode}, ${plans[i].intervalMs} ms × ${plans[i].bytesPerWrite} B): ${outcome.problem}`]
+        : [],
+    );
     problems.push(...lateCloses(outcomes, plans, lag.max / 1e6));
     for (const problem of problems.slice(0, 10)) console.log(`slow clients failure: ${problem}`);
     assert.equal(problems.length, 0, `${problems.length} clients went wrong (seed ${seed}); first: ${problems[0]}`);
     assert.ok(server.alive(), `the server died:\n${server.stderr()}`);
     assert.deepEqual(watch.health.failures, [], '/health did not answer in time');
     assert.deepEqual(other.failures, [], 'another client was held up');
-    if (filesBefore !== undefined && filesAfter !== undefined) assert.ok(filesAfter <= filesBefore + 10, `the server holds ${filesAfter - filesBefore} more descriptors than before`);
+    if (filesBefore !== undefined && filesAfter !== undefined)
+      assert.ok(filesAfter <= filesBefore + 10, `the server holds ${filesAfter - filesBefore} more descriptors than before`);
   } finally {
     await watch.stop();
     await server.stop('SIGTERM');
@@ -296,6 +340,8 @@ function report(plans: Plan[], outcomes: Outcome[], seconds: string): void {
     entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
     byMode.set(plan.mode, entry);
   });
-  const lines = [...byMode].map(([mode, { n, slowest, statuses }]) => `${mode} ${n} (${[...statuses].map(([s, c]) => `${s}: ${c}`).join(', ')}; slowest ${slowest} ms)`);
+  const lines = [...byMode].map(
+    ([mode, { n, slowest, statuses }]) => `${mode} ${n} (${[...statuses].map(([s, c]) => `${s}: ${c}`).join(', ')}; slowest ${slowest} ms)`,
+  );
   console.log(`slow clients: done in ${seconds} s; ${lines.join(' · ')}`);
 }

@@ -19,7 +19,13 @@ export async function postUpdate(origin: string, update: string, signal?: AbortS
 }
 
 /** `padding` (spaces, say) goes after the query, to make the body as large as a test needs. */
-export async function postQuery(origin: string, query: string, accept = 'application/sparql-results+json', signal?: AbortSignal, padding = ''): Promise<Response> {
+export async function postQuery(
+  origin: string,
+  query: string,
+  accept = 'application/sparql-results+json',
+  signal?: AbortSignal,
+  padding = '',
+): Promise<Response> {
   return fetch(`${origin}/sparql`, {
     method: 'POST',
     headers: { 'content-type': 'application/sparql-query', accept },

@@ -87,7 +87,10 @@ export class TargetSpellings {
       const key = name.toLowerCase();
       if (resolved.has(key)) continue;
       const addresses = await lookup(key, { all: true }).catch(() => undefined);
-      resolved.set(key, addresses?.map((a) => a.address));
+      resolved.set(
+        key,
+        addresses?.map((a) => a.address),
+      );
     }
     return new TargetSpellings(ports, resolved);
   }

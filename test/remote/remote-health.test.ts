@@ -45,7 +45,9 @@ class FakeRemote {
       if (this.answer === 'slowly') return; // never answers
       if (this.answer === 'with 500') return void response.writeHead(500).end('out of order');
       response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
-      response.end(query.startsWith('ASK') ? '{"head":{},"boolean":true}' : '{"head":{"vars":["x"]},"results":{"bindings":[{"x":{"type":"literal","value":"1"}}]}}');
+      response.end(
+        query.startsWith('ASK') ? '{"head":{},"boolean":true}' : '{"head":{"vars":["x"]},"results":{"bindings":[{"x":{"type":"literal","value":"1"}}]}}',
+      );
     });
   }
 }
@@ -81,7 +83,7 @@ describe('remote mode: health and metrics', () => {
     assert.equal(body.remote.endpoint, remote.endpoint);
     assert.equal(body.remote.answering, true);
     assert.equal(typeof body.remote.latencyMs, 'number');
-    assert.equal((await (await fetch(server.url('/health'))).text()), 'ok\n');
+    assert.equal(await (await fetch(server.url('/health'))).text(), 'ok\n');
   });
 
   it('asks the remote once per moment, however often it is asked itself', async () => {
@@ -132,8 +134,9 @@ describe('remote mode: health and metrics', () => {
 
 describe('remote mode: answers passed through', () => {
   it('sends the remote JSON document itself to a client asking for JSON, and rewrites it for others', async () => {
-    let document = '{ "head": { "link": [], "vars": ["n"] },\n  "results": { "distinct": false, "ordered": true, "bindings": [\n'
-      + '    { "n": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "7" }} ] } }';
+    let document =
+      '{ "head": { "link": [], "vars": ["n"] },\n  "results": { "distinct": false, "ordered": true, "bindings": [\n' +
+      '    { "n": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "7" }} ] } }';
     const remote = createServer((request, response) => {
       request.resume();
       // With its length (as Virtuoso sends it): answers of known, modest length are read whole.

@@ -19,7 +19,8 @@ import { startVirtuoso, virtuosoMissing } from './virtuoso.js';
 export const REMOTE_MODE = process.env.QUIVER_TEST_REMOTE === 'virtuoso';
 
 const RECORDED = 'reads the requests the scripted service recorded; forwarding of the same fields is pinned in src/service/remote-service.test.ts';
-const SCRIPTED_FAILURE = "provokes a failure with a keyword only the scripted service understands (our parser rejects the keyword as a syntax error first); remote failures are tested in remote-service.test.ts and virtuoso-remote.test.ts";
+const SCRIPTED_FAILURE =
+  'provokes a failure with a keyword only the scripted service understands (our parser rejects the keyword as a syntax error first); remote failures are tested in remote-service.test.ts and virtuoso-remote.test.ts';
 
 export const EXCLUDED_IN_REMOTE_MODE: Record<string, string> = {
   'runs a POST application/sparql-update body as an update: empty 200': `${RECORDED} (and would CLEAR ALL of Virtuoso)`,

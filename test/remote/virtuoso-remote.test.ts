@@ -48,14 +48,20 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     return fetch(server.url(`/sparql/select?${encodeQuery({ query, ...extra })}`), { headers });
   }
 
-  it('answers SELECT in JSON, XML, CSV, TSV and HTML, with Virtuoso\'s typed terms intact', async () => {
+  it("answers SELECT in JSON, XML, CSV, TSV and HTML, with Virtuoso's typed terms intact", async () => {
     const json = (await (await select(NAMES)).json()) as any;
     assert.deepEqual(json.head.vars, ['name']);
-    assert.deepEqual(json.results.bindings.map((b: any) => b.name), [{ type: 'literal', value: 'Alice' }, { type: 'literal', value: 'Bob', 'xml:lang': 'en' }]);
+    assert.deepEqual(
+      json.results.bindings.map((b: any) => b.name),
+      [
+        { type: 'literal', value: 'Alice' },
+        { type: 'literal', value: 'Bob', 'xml:lang': 'en' },
+      ],
+    );
     assert.match(await (await select(NAMES, { output: 'xml' })).text(), /<literal xml:lang="en">Bob<\/literal>/);
     assert.equal(await (await select(NAMES, { output: 'csv' })).text(), 'name\r\nAlice\r\nBob\r\n');
     assert.equal(await (await select(NAMES, { output: 'tsv' })).text(), '?name\n"Alice"\n"Bob"@en\n');
-    const ages = (await (await select(`SELECT ?age { GRAPH <${G1}> { ?s <${EX}age> ?age } } ORDER BY ?age`, { output: 'tsv' })).text());
+    const ages = await (await select(`SELECT ?age { GRAPH <${G1}> { ?s <${EX}age> ?age } } ORDER BY ?age`, { output: 'tsv' })).text();
     assert.equal(ages, '?age\n25\n30\n');
     const html = await select(`SELECT ?n { GRAPH <${G2}> { ?s <${EX}name> ?n } }`, { output: 'html' });
     assert.equal(html.headers.get('content-type'), 'text/html; charset=utf-8');
@@ -89,10 +95,14 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     assert.match(described, /<http:\/\/example\.org\/alice>\s+<http:\/\/example\.org\/age>\s+"30"/);
   });
 
-  it('passes Virtuoso\'s N-Triples on as they are to a client asking for N-Triples', async () => {
+  it("passes Virtuoso's N-Triples on as they are to a client asking for N-Triples", async () => {
     const construct = `CONSTRUCT { ?s <${EX}label> ?n } WHERE { GRAPH <${G1}> { ?s <${EX}name> ?n } } ORDER BY ?n`;
     const accept = { accept: 'application/n-triples' };
-    const direct = await fetch(virtuoso.endpoint, { method: 'POST', headers: { ...accept, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query: construct }).toString() });
+    const direct = await fetch(virtuoso.endpoint, {
+      method: 'POST',
+      headers: { ...accept, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: construct }).toString(),
+    });
     const through = await select(construct, {}, accept);
     assert.equal(through.headers.get('content-type'), 'application/n-triples; charset=utf-8');
     assert.equal(await through.text(), await direct.text());
@@ -106,10 +116,13 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     assert.equal(await count({}), '3');
     assert.equal(await count({ 'default-graph-uri': G2 }), '1');
     const named = (await (await select(`SELECT DISTINCT ?g { GRAPH ?g { ?s ?p ?o } }`, { 'named-graph-uri': G1 })).json()) as any;
-    assert.deepEqual(named.results.bindings.map((b: any) => b.g.value), [G1]);
+    assert.deepEqual(
+      named.results.bindings.map((b: any) => b.g.value),
+      [G1],
+    );
   });
 
-  it('answers our syntax errors with 400, line and column; Virtuoso\'s refusals with 400 and its message', async () => {
+  it("answers our syntax errors with 400, line and column; Virtuoso's refusals with 400 and its message", async () => {
     const ours = await select('SELECT * WHERE {\n  ?s ?p \n}');
     assert.equal(ours.status, 400);
     assert.match(await ours.text(), /line \d+, column \d+/);
@@ -123,20 +136,26 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
     const routes: [string, RequestInit][] = [
       [`/sparql/update?${encodeQuery({ update: `INSERT DATA { GRAPH ${graph} { <${EX}r1> <${EX}p> 1 } }` })}`, {}],
       ['/sparql/update', { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body: `INSERT DATA { GRAPH ${graph} { <${EX}r2> <${EX}p> 2 } }` }],
-      ['/sparql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery({ update: `INSERT DATA { GRAPH ${graph} { <${EX}r3> <${EX}p> 3 } }` }) }],
+      [
+        '/sparql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: encodeQuery({ update: `INSERT DATA { GRAPH ${graph} { <${EX}r3> <${EX}p> 3 } }` }),
+        },
+      ],
     ];
     for (const [path, init] of routes) {
       const response = await fetch(server.url(path), init);
       assert.equal(response.status, 200, `${path}: ${await response.text()}`);
     }
-    const count = async (): Promise<number> =>
-      ((await (await select(`SELECT ?s { GRAPH ${graph} { ?s ?p ?o } }`)).json()) as any).results.bindings.length;
+    const count = async (): Promise<number> => ((await (await select(`SELECT ?s { GRAPH ${graph} { ?s ?p ?o } }`)).json()) as any).results.bindings.length;
     assert.equal(await count(), 3);
     assert.equal((await update(`DELETE WHERE { GRAPH ${graph} { <${EX}r2> ?p ?o } }`)).status, 200);
     assert.equal(await count(), 2);
   });
 
-  it('answers 502 with Virtuoso\'s message for an update it failed', async () => {
+  it("answers 502 with Virtuoso's message for an update it failed", async () => {
     const response = await update(`CREATE GRAPH <${G1}>`);
     assert.equal(response.status, 502);
     assert.match(await response.text(), /answered 500 .*contains triples already/s);
@@ -178,7 +197,11 @@ describe('remote mode in front of Virtuoso', { skip: missing }, () => {
   });
 
   it('answers POSTed queries on /sparql, and the service description without statistics', async () => {
-    const response = await fetch(server.url('/sparql'), { method: 'POST', headers: { 'content-type': SPARQL_QUERY }, body: `ASK { GRAPH <${G2}> { ?s ?p ?o } }` });
+    const response = await fetch(server.url('/sparql'), {
+      method: 'POST',
+      headers: { 'content-type': SPARQL_QUERY },
+      body: `ASK { GRAPH <${G2}> { ?s ?p ?o } }`,
+    });
     assert.equal(((await response.json()) as any).boolean, true);
     const description = await (await fetch(server.url('/sparql/select'))).text();
     assert.match(description, /sd:SPARQL11Query/);

@@ -13,8 +13,20 @@ function bindings(variables: string[], rows: (Term | undefined)[][]): Answer {
 }
 
 test('solutions: a multiset, any order, columns matched by variable name', () => {
-  const expected = bindings(['x', 'y'], [[ex('a'), literal('1')], [ex('b'), undefined]]);
-  const actual = bindings(['y', 'x'], [[undefined, ex('b')], [literal('1'), ex('a')]]);
+  const expected = bindings(
+    ['x', 'y'],
+    [
+      [ex('a'), literal('1')],
+      [ex('b'), undefined],
+    ],
+  );
+  const actual = bindings(
+    ['y', 'x'],
+    [
+      [undefined, ex('b')],
+      [literal('1'), ex('a')],
+    ],
+  );
   assert.deepEqual(compareAnswers(expected, actual), { ok: true });
 });
 
@@ -35,18 +47,81 @@ test('solutions: literals compare by exact lexical form, language tags without c
 });
 
 test('solutions: blank nodes match up to a consistent renaming', () => {
-  const expected = bindings(['x', 'y'], [[b('a'), b('b')], [b('b'), b('a')]]);
-  assert.equal(compareAnswers(expected, bindings(['x', 'y'], [[b('q'), b('r')], [b('r'), b('q')]])).ok, true);
+  const expected = bindings(
+    ['x', 'y'],
+    [
+      [b('a'), b('b')],
+      [b('b'), b('a')],
+    ],
+  );
+  assert.equal(
+    compareAnswers(
+      expected,
+      bindings(
+        ['x', 'y'],
+        [
+          [b('q'), b('r')],
+          [b('r'), b('q')],
+        ],
+      ),
+    ).ok,
+    true,
+  );
   // Two different labels cannot map onto one.
-  assert.equal(compareAnswers(expected, bindings(['x', 'y'], [[b('q'), b('q')], [b('q'), b('q')]])).ok, false);
+  assert.equal(
+    compareAnswers(
+      expected,
+      bindings(
+        ['x', 'y'],
+        [
+          [b('q'), b('q')],
+          [b('q'), b('q')],
+        ],
+      ),
+    ).ok,
+    false,
+  );
   // Sharing must be preserved.
-  assert.equal(compareAnswers(expected, bindings(['x', 'y'], [[b('q'), b('r')], [b('s'), b('t')]])).ok, false);
+  assert.equal(
+    compareAnswers(
+      expected,
+      bindings(
+        ['x', 'y'],
+        [
+          [b('q'), b('r')],
+          [b('s'), b('t')],
+        ],
+      ),
+    ).ok,
+    false,
+  );
 });
 
 test('solutions: with order keys, runs of ties may permute but the runs keep their order', () => {
-  const expected = bindings(['k', 'v'], [[literal('1'), ex('a')], [literal('1'), ex('b')], [literal('2'), ex('c')]]);
-  const tiesSwapped = bindings(['k', 'v'], [[literal('1'), ex('b')], [literal('1'), ex('a')], [literal('2'), ex('c')]]);
-  const runsSwapped = bindings(['k', 'v'], [[literal('2'), ex('c')], [literal('1'), ex('a')], [literal('1'), ex('b')]]);
+  const expected = bindings(
+    ['k', 'v'],
+    [
+      [literal('1'), ex('a')],
+      [literal('1'), ex('b')],
+      [literal('2'), ex('c')],
+    ],
+  );
+  const tiesSwapped = bindings(
+    ['k', 'v'],
+    [
+      [literal('1'), ex('b')],
+      [literal('1'), ex('a')],
+      [literal('2'), ex('c')],
+    ],
+  );
+  const runsSwapped = bindings(
+    ['k', 'v'],
+    [
+      [literal('2'), ex('c')],
+      [literal('1'), ex('a')],
+      [literal('1'), ex('b')],
+    ],
+  );
   assert.equal(compareAnswers(expected, tiesSwapped, { orderKeys: ['k'] }).ok, true);
   assert.deepEqual(compareAnswers(expected, runsSwapped, { orderKeys: ['k'] }), {
     ok: false,
@@ -57,9 +132,27 @@ test('solutions: with order keys, runs of ties may permute but the runs keep the
 
 test('graphs: isomorphism, not label equality', () => {
   const p = ex('p');
-  const expected: Answer = { kind: 'quads', quads: [[b('x'), p, b('y'), g], [b('y'), p, ex('o'), g]] };
-  const renamed: Answer = { kind: 'quads', quads: [[b('2'), p, ex('o'), g], [b('1'), p, b('2'), g]] };
-  const rewired: Answer = { kind: 'quads', quads: [[b('1'), p, b('2'), g], [b('1'), p, ex('o'), g]] };
+  const expected: Answer = {
+    kind: 'quads',
+    quads: [
+      [b('x'), p, b('y'), g],
+      [b('y'), p, ex('o'), g],
+    ],
+  };
+  const renamed: Answer = {
+    kind: 'quads',
+    quads: [
+      [b('2'), p, ex('o'), g],
+      [b('1'), p, b('2'), g],
+    ],
+  };
+  const rewired: Answer = {
+    kind: 'quads',
+    quads: [
+      [b('1'), p, b('2'), g],
+      [b('1'), p, ex('o'), g],
+    ],
+  };
   assert.equal(compareAnswers(expected, renamed).ok, true);
   assert.equal(compareAnswers(expected, rewired).ok, false);
 });

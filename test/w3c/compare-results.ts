@@ -4,16 +4,7 @@
  * graphs up to isomorphism.
  */
 import { termToString, type Term } from '../../src/rdf/terms.js';
-import {
-  IsomorphismBudgetExceeded,
-  distinctRows,
-  emptyMapping,
-  matchRows,
-  rowKey,
-  rowsMissingFrom,
-  type BlankNodeMapping,
-  type Row,
-} from './isomorphism.js';
+import { IsomorphismBudgetExceeded, distinctRows, emptyMapping, matchRows, rowKey, rowsMissingFrom, type BlankNodeMapping, type Row } from './isomorphism.js';
 
 export interface Solutions {
   kind: 'bindings';
@@ -73,9 +64,7 @@ function compareQuadTables(expected: QuadTable, actual: QuadTable): Verdict {
   if (expected.quads.length !== actual.quads.length) {
     return { ok: false, reason: `expected ${expected.quads.length} triples, got ${actual.quads.length}` };
   }
-  return matchRows(expected.quads, actual.quads)
-    ? { ok: true }
-    : { ok: false, reason: `triples differ: ${describeDifference(expected.quads, actual.quads)}` };
+  return matchRows(expected.quads, actual.quads) ? { ok: true } : { ok: false, reason: `triples differ: ${describeDifference(expected.quads, actual.quads)}` };
 }
 
 function compareSolutions(expected: Solutions, actual: Solutions, options: ComparisonOptions): Verdict {
@@ -104,9 +93,7 @@ function compareSolutions(expected: Solutions, actual: Solutions, options: Compa
           : 'right rows, wrong order (ORDER BY on expressions: checked row by row, ties cannot be told apart)',
     };
   }
-  return matchRows(expectedRows, actualRows)
-    ? { ok: true }
-    : { ok: false, reason: `rows differ: ${describeDifference(expectedRows, actualRows)}` };
+  return matchRows(expectedRows, actualRows) ? { ok: true } : { ok: false, reason: `rows differ: ${describeDifference(expectedRows, actualRows)}` };
 }
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
@@ -121,7 +108,13 @@ export function describeDifference(expected: readonly Row[], actual: readonly Ro
   const brief = (row: Row) =>
     row
       .filter((t) => t?.termType !== 'DefaultGraph')
-      .map((t) => (t ? termToString(t).replaceAll(`<${XSD_NS}`, 'xsd:<').replace(/xsd:<([^>]*)>/g, 'xsd:$1') : '·'))
+      .map((t) =>
+        t
+          ? termToString(t)
+              .replaceAll(`<${XSD_NS}`, 'xsd:<')
+              .replace(/xsd:<([^>]*)>/g, 'xsd:$1')
+          : '·',
+      )
       .join(' ')
       .slice(0, 160);
   const parts = [`${missing.length} expected missing, ${unexpected.length} unexpected`];

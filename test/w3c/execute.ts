@@ -112,8 +112,7 @@ export class TestExecutor {
     const query = readText(queryFile);
     await this.loadDataset(store, [...test.data, ...(await this.queryDatasetFiles(test, query))]);
     const expected = await readExpectedAnswer(test.resultFile!);
-    const details = (actual?: Answer, error?: unknown) =>
-      queryDetails(test, query, expected.answer, actual, error);
+    const details = (actual?: Answer, error?: unknown) => queryDetails(test, query, expected.answer, actual, error);
     let actual: Answer;
     // The time limit is the query's: starting the endpoints is not counted.
     const endpoints = test.serviceData && (await ServiceEndpoints.start(test.serviceData));
@@ -331,10 +330,7 @@ function queryDetails(test: TestCase, query: string, expected: Answer, actual?: 
 /** The actual solutions with the expected columns first, so the two tables line up. */
 function inExpectedColumnOrder(actual: Answer, expected: Answer): Answer {
   if (actual.kind !== 'bindings' || expected.kind !== 'bindings') return actual;
-  const variables = [
-    ...expected.variables.filter((v) => actual.variables.includes(v)),
-    ...actual.variables.filter((v) => !expected.variables.includes(v)),
-  ];
+  const variables = [...expected.variables.filter((v) => actual.variables.includes(v)), ...actual.variables.filter((v) => !expected.variables.includes(v))];
   return { kind: 'bindings', variables, rows: alignRows(actual, variables) };
 }
 

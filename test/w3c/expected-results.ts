@@ -45,9 +45,7 @@ function readResultSetGraph(quads: RDF.Quad[], resultSet: RDF.Term): ExpectedAns
     else bySubject.set(key, [q]);
   }
   const objects = (subject: RDF.Term, predicate: string) =>
-    (bySubject.get(`${subject.termType}:${subject.value}`) ?? [])
-      .filter((q) => q.predicate.value === predicate)
-      .map((q) => q.object);
+    (bySubject.get(`${subject.termType}:${subject.value}`) ?? []).filter((q) => q.predicate.value === predicate).map((q) => q.object);
   const booleanValue = objects(resultSet, `${RS}boolean`)[0];
   if (booleanValue) return { answer: { kind: 'boolean', value: booleanValue.value === 'true' } };
   const variables = objects(resultSet, `${RS}resultVariable`).map((v) => v.value);

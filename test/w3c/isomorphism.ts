@@ -71,15 +71,17 @@ const SEARCH_BUDGET = 2_000_000;
  * Rows without blank nodes are compared by key; rows with blank nodes go through a backtracking
  * search, candidates limited to actual rows with the same shape (blank nodes masked).
  */
-export function matchRows(
-  expected: readonly Row[],
-  actual: readonly Row[],
-  start: BlankNodeMapping = emptyMapping(),
-): BlankNodeMapping | undefined {
+export function matchRows(expected: readonly Row[], actual: readonly Row[], start: BlankNodeMapping = emptyMapping()): BlankNodeMapping | undefined {
   if (expected.length !== actual.length) return undefined;
   const groundExpected = expected.filter((r) => !hasBlankNode(r));
   const groundActual = actual.filter((r) => !hasBlankNode(r));
-  if (!sameMultiset(groundExpected.map((r) => rowKey(r)), groundActual.map((r) => rowKey(r)))) return undefined;
+  if (
+    !sameMultiset(
+      groundExpected.map((r) => rowKey(r)),
+      groundActual.map((r) => rowKey(r)),
+    )
+  )
+    return undefined;
   const blankExpected = expected.filter(hasBlankNode);
   const blankActual = actual.filter(hasBlankNode);
   if (blankExpected.length === 0) return start;
@@ -99,9 +101,7 @@ export function matchRows(
     if (candidatesByShape.get(shape)?.length !== count) return undefined;
   }
   // Rows of rarer shapes first: they bind labels with the fewest choices.
-  const ordered = [...blankExpected].sort(
-    (a, b) => shapeCounts.get(rowKey(a, true))! - shapeCounts.get(rowKey(b, true))!,
-  );
+  const ordered = [...blankExpected].sort((a, b) => shapeCounts.get(rowKey(a, true))! - shapeCounts.get(rowKey(b, true))!);
   const search = { steps: 0 };
   return assign(ordered, 0, candidatesByShape, new Set(), copyMapping(start), search);
 }
@@ -139,7 +139,8 @@ export function extendMapping(expected: Row, actual: Row, mapping: BlankNodeMapp
     const e = expected[i];
     const a = actual[i];
     if (e?.termType === 'Quad' && a?.termType === 'Quad') {
-      const inE = blankNodesOf(e), inA = blankNodesOf(a);
+      const inE = blankNodesOf(e),
+        inA = blankNodesOf(a);
       if (inE.length !== inA.length) return undefined;
       inE.forEach((t, j) => pairs.push([t, inA[j]]));
     } else {

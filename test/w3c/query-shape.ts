@@ -84,9 +84,7 @@ export function datasetOfQuery(query: string, documentBase: string): QueryDatase
   const base = baseOf(masked, documentBase);
   const dataset: QueryDataset = { from: [], fromNamed: [] };
   for (const m of topLevel(masked).matchAll(/\bFROM\s+(NAMED\s+)?(<[^>]*>|([\w.-]*):([\w.-]*))/gi)) {
-    const iri = m[2].startsWith('<')
-      ? resolveIri(m[2].slice(1, -1), base)
-      : (prefixes.get(m[3]) ?? `${m[3]}:`) + m[4];
+    const iri = m[2].startsWith('<') ? resolveIri(m[2].slice(1, -1), base) : (prefixes.get(m[3]) ?? `${m[3]}:`) + m[4];
     (m[1] ? dataset.fromNamed : dataset.from).push(iri);
   }
   return dataset;

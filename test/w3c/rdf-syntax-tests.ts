@@ -104,7 +104,9 @@ function storeAndReadBack(store: QuadStore, quads: Quad[]): Quad[] {
     for (const graphId of [DEFAULT_GRAPH_ID, ...reader.namedGraphs()]) {
       const graph = graphId === DEFAULT_GRAPH_ID ? defaultGraph() : reader.termOf(graphId);
       for (const [s, p, o] of reader.scan(0, 0, 0, graphId)) {
-        out.push(factory.quad(reader.termOf(s) as Quad['subject'], reader.termOf(p) as Quad['predicate'], reader.termOf(o) as Quad['object'], graph as Quad['graph']));
+        out.push(
+          factory.quad(reader.termOf(s) as Quad['subject'], reader.termOf(p) as Quad['predicate'], reader.termOf(o) as Quad['object'], graph as Quad['graph']),
+        );
       }
     }
     return out;
@@ -136,7 +138,12 @@ function canonicalLabels(text: string): string {
 }
 
 function sameLines(a: string, b: string): boolean {
-  const lines = (text: string) => text.split('\n').filter((l) => l !== '').sort().join('\n');
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => l !== '')
+      .sort()
+      .join('\n');
   return lines(a) === lines(b);
 }
 

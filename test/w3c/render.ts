@@ -37,10 +37,9 @@ export function renderAnswer(answer: Answer, indent = '    '): string {
     case 'quads':
       return [`${indent}(${answer.quads.length} triples)`, ...capped(answer.quads.map(rowText), indent)].join('\n');
     case 'bindings':
-      return [
-        `${indent}${answer.variables.map((v) => '?' + v).join('  ')}   (${answer.rows.length} rows)`,
-        ...capped(answer.rows.map(rowText), indent),
-      ].join('\n');
+      return [`${indent}${answer.variables.map((v) => '?' + v).join('  ')}   (${answer.rows.length} rows)`, ...capped(answer.rows.map(rowText), indent)].join(
+        '\n',
+      );
   }
 }
 
@@ -51,9 +50,7 @@ export function renderAnswer(answer: Answer, indent = '    '): string {
 export function renderDifference(expected: Answer, actual: Answer, indent = '    '): string {
   if (expected.kind !== actual.kind || expected.kind === 'boolean') return '';
   const [expectedRows, actualRows] =
-    expected.kind === 'quads'
-      ? [expected.quads, (actual as { quads: Row[] }).quads]
-      : [expected.rows, alignRows(actual as Solutions, expected.variables)];
+    expected.kind === 'quads' ? [expected.quads, (actual as { quads: Row[] }).quads] : [expected.rows, alignRows(actual as Solutions, expected.variables)];
   const missing = rowsMissingFrom(expectedRows, actualRows);
   const unexpected = rowsMissingFrom(actualRows, expectedRows);
   if (missing.length === 0 && unexpected.length === 0) {
@@ -61,7 +58,17 @@ export function renderDifference(expected: Answer, actual: Answer, indent = '   
   }
   const lines: string[] = [];
   if (expected.kind === 'bindings') lines.push(`${indent}  ${expected.variables.map((v) => '?' + v).join('  ')}`);
-  lines.push(...capped(missing.map((r) => `- ${rowText(r)}`), indent));
-  lines.push(...capped(unexpected.map((r) => `+ ${rowText(r)}`), indent));
+  lines.push(
+    ...capped(
+      missing.map((r) => `- ${rowText(r)}`),
+      indent,
+    ),
+  );
+  lines.push(
+    ...capped(
+      unexpected.map((r) => `+ ${rowText(r)}`),
+      indent,
+    ),
+  );
   return lines.join('\n');
 }

@@ -69,7 +69,6 @@ function toBooleanCast(term: Term): Term {
   }
 }
 
-
 function integerOf(term: Term, v: LiteralValue, target: string): bigint {
   switch (v.kind) {
     case 'boolean':

@@ -148,13 +148,16 @@ test('SPARQL 1.2: triple terms are = by their parts and sort after literals, par
   assert.equal(eq(triple(int(1)), triple(int(2))), false);
   assert.equal(eq(triple(iri('http://ex/o')), iri('http://ex/o')), false);
   const sorted = [triple(int(123)), lit('z'), triple(triple(iri('http://ex/z'))), triple(int(-456)), bnode('b')].sort(orderByCompare);
-  assert.deepEqual(sorted.map((t) => (t.termType === 'Quad' ? termToString(t.object) : t.termType)), [
-    'BlankNode',
-    'Literal',
-    '"-456"^^<http://www.w3.org/2001/XMLSchema#integer>',
-    '"123"^^<http://www.w3.org/2001/XMLSchema#integer>',
-    '<<( <http://ex/s> <http://ex/p> <http://ex/z> )>>',
-  ]);
+  assert.deepEqual(
+    sorted.map((t) => (t.termType === 'Quad' ? termToString(t.object) : t.termType)),
+    [
+      'BlankNode',
+      'Literal',
+      '"-456"^^<http://www.w3.org/2001/XMLSchema#integer>',
+      '"123"^^<http://www.w3.org/2001/XMLSchema#integer>',
+      '<<( <http://ex/s> <http://ex/p> <http://ex/z> )>>',
+    ],
+  );
 });
 
 test('directional literals are = only with the same direction', () => {

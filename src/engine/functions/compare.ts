@@ -198,7 +198,8 @@ function isNaNValue(v: LiteralValue): boolean {
 /** Equal values written differently ("1" and "01", "a" and "a"@en) still need a fixed order. */
 function tieBreak(a: Literal, b: Literal): number {
   if (a.language !== b.language) return compareCodePoints(a.language, b.language);
-  const da = directionOf(a) ?? '', db = directionOf(b) ?? '';
+  const da = directionOf(a) ?? '',
+    db = directionOf(b) ?? '';
   if (da !== db) return compareCodePoints(da, db);
   if (a.datatype.value !== b.datatype.value) return compareCodePoints(a.datatype.value, b.datatype.value);
   return compareCodePoints(a.value, b.value);

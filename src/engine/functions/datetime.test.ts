@@ -36,7 +36,7 @@ test('accessors reject strings and ill-typed date/times', () => {
   assert.equal(attempt('day', [dt('2011-02-29T00:00:00Z')]), 'error');
 });
 
-test('NOW is the query\'s fixed instant', () => {
+test("NOW is the query's fixed instant", () => {
   const context = ctx({ now: new Date('2024-01-02T03:04:05.678Z') });
   assert.equal(call('now', [], context), '"2024-01-02T03:04:05.678Z"^^<xsd:dateTime>');
   assert.equal(call('now', [], context), call('now', [], context));

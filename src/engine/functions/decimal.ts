@@ -114,7 +114,7 @@ export class Decimal {
     let quotient = numerator / other.significand;
     const remainder = numerator % other.significand;
     if (remainder !== 0n && 2n * absBig(remainder) >= absBig(other.significand)) {
-      quotient += (numerator < 0n) !== (other.significand < 0n) ? -1n : 1n;
+      quotient += numerator < 0n !== other.significand < 0n ? -1n : 1n;
     }
     return Decimal.of(quotient, this.scale - other.scale + extra, true);
   }

@@ -30,7 +30,12 @@ test('hasLANG and hasLANGDIR are false for anything without a language tag or di
 
 test('STRLANGDIR takes a simple string, a language tag and "ltr" or "rtl" exactly', () => {
   assert.equal(shown('strlangdir', [lit('abc'), lit('en'), lit('ltr')]), 'abc@en--ltr');
-  for (const args of [[lit('abc'), lit('en'), lit('LTR')], [lit('abc'), lit('en'), lit('')], [lit('abc'), lit(''), lit('ltr')], [int(123), lit('en'), lit('ltr')]]) {
+  for (const args of [
+    [lit('abc'), lit('en'), lit('LTR')],
+    [lit('abc'), lit('en'), lit('')],
+    [lit('abc'), lit(''), lit('ltr')],
+    [int(123), lit('en'), lit('ltr')],
+  ]) {
     assert.equal(attempt('strlangdir', args), 'error');
   }
   assert.equal(attempt('strlang', [lit('abc'), lit('')]), 'error');

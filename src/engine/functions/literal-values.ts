@@ -4,30 +4,12 @@
  */
 import { directionalLiteral, directionOf, factory, type Direction, type Literal, type NamedNode, type Term } from '../../rdf/index.js';
 import { Decimal } from './decimal.js';
-import {
-  DURATION_DATATYPES,
-  integerInRange,
-  numericTypeOf,
-  rdf,
-  TEMPORAL_DATATYPES,
-  xsd,
-  type NumericType,
-} from './xsd-types.js';
-import {
-  parseDuration,
-  parseTemporal,
-  type DurationKind,
-  type DurationValue,
-  type TemporalKind,
-  type TemporalValue,
-} from './temporal.js';
+import { DURATION_DATATYPES, integerInRange, numericTypeOf, rdf, TEMPORAL_DATATYPES, xsd, type NumericType } from './xsd-types.js';
+import { parseDuration, parseTemporal, type DurationKind, type DurationValue, type TemporalKind, type TemporalValue } from './temporal.js';
 import { ExpressionError } from './function-context.js';
 
 export type NumericValue =
-  | { type: 'integer'; value: bigint }
-  | { type: 'decimal'; value: Decimal }
-  | { type: 'float'; value: number }
-  | { type: 'double'; value: number };
+  { type: 'integer'; value: bigint } | { type: 'decimal'; value: Decimal } | { type: 'float'; value: number } | { type: 'double'; value: number };
 
 export type LiteralValue =
   /** A simple literal, i.e. xsd:string. */
@@ -89,12 +71,7 @@ function computeLiteralValue(term: Literal): LiteralValue {
 }
 
 function isInterpretedDatatype(datatype: string): boolean {
-  return (
-    numericTypeOf(datatype) !== undefined ||
-    datatype === xsd.boolean ||
-    TEMPORAL_DATATYPES.has(datatype) ||
-    DURATION_DATATYPES.has(datatype)
-  );
+  return numericTypeOf(datatype) !== undefined || datatype === xsd.boolean || TEMPORAL_DATATYPES.has(datatype) || DURATION_DATATYPES.has(datatype);
 }
 
 /** The value of a literal of an interpreted datatype (see isInterpretedDatatype). */

@@ -68,9 +68,7 @@ export function formatDouble(value: number): string {
 
 /** XSD canonical form of a float, with the fewest digits that read back as the same float. */
 export function formatFloat(value: number): string {
-  return Number.isFinite(value) && value !== 0
-    ? formatScientific(value, Number(shortestFloatDigits(value)).toExponential())
-    : formatDouble(value);
+  return Number.isFinite(value) && value !== 0 ? formatScientific(value, Number(shortestFloatDigits(value)).toExponential()) : formatDouble(value);
 }
 
 function shortestFloatDigits(value: number): string {

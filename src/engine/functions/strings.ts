@@ -8,15 +8,7 @@ import { ExpressionError } from './function-context.js';
 import { compileRegex, replaceAll } from './regex.js';
 import { toDouble } from './numeric.js';
 import { xsd } from './xsd-types.js';
-import {
-  booleanLiteral,
-  describe,
-  integerLiteral,
-  languageLiteral,
-  numericArgument,
-  sameKindLiteral,
-  simpleLiteral,
-} from './literal-values.js';
+import { booleanLiteral, describe, integerLiteral, languageLiteral, numericArgument, sameKindLiteral, simpleLiteral } from './literal-values.js';
 
 /** A simple literal, xsd:string or language-tagged literal. */
 export function stringLiteralArgument(term: Term): Literal {

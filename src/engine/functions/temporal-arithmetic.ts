@@ -25,7 +25,10 @@ export function temporalArithmetic(op: '+' | '-', a: Term, b: Term): Term | unde
   if (va?.kind === 'temporal' && vb?.kind === 'duration') return shifted(va.value, op === '-' ? negate(vb.value) : vb.value, a, b);
   if (va?.kind === 'duration' && vb?.kind === 'temporal' && op === '+') return shifted(vb.value, va.value, b, a);
   if (va?.kind === 'duration' && vb?.kind === 'duration' && va.datatype === vb.datatype && va.datatype !== xsd.duration) {
-    const sum = { months: va.value.months + (op === '-' ? -vb.value.months : vb.value.months), seconds: op === '-' ? va.value.seconds.subtract(vb.value.seconds) : va.value.seconds.add(vb.value.seconds) };
+    const sum = {
+      months: va.value.months + (op === '-' ? -vb.value.months : vb.value.months),
+      seconds: op === '-' ? va.value.seconds.subtract(vb.value.seconds) : va.value.seconds.add(vb.value.seconds),
+    };
     return typed(durationLexical(sum, va.datatype), va.datatype);
   }
   throw new ExpressionError(`cannot ${op === '+' ? 'add' : 'subtract'} ${describe(b)} ${op === '+' ? 'to' : 'from'} ${describe(a)}`);
@@ -81,7 +84,11 @@ function temporalLexical(kind: TemporalValue['kind'], local: Decimal, timezone: 
   const whole = local.floor();
   const secondOfDay = Number(mod(whole, DAY));
   const { year, month, day } = civilFromDays(Number((whole - BigInt(secondOfDay)) / DAY));
-  const fraction = local.subtract(Decimal.fromBigInt(whole)).toPlainString().replace(/^0?\.?/, '').replace(/0+$/, '');
+  const fraction = local
+    .subtract(Decimal.fromBigInt(whole))
+    .toPlainString()
+    .replace(/^0?\.?/, '')
+    .replace(/0+$/, '');
   const date = `${yearLexical(year)}-${pad2(month)}-${pad2(day)}`;
   const time = `${pad2(Math.floor(secondOfDay / 3600))}:${pad2(Math.floor(secondOfDay / 60) % 60)}:${pad2(secondOfDay % 60)}${fraction ? '.' + fraction : ''}`;
   const zone = timezoneLexical(timezone);
@@ -113,7 +120,10 @@ export function durationLexical(d: DurationValue, datatype: string): string {
   let time = '';
   if ((whole % DAY) / 3600n) time += `${(whole % DAY) / 3600n}H`;
   if ((whole % 3600n) / 60n) time += `${(whole % 3600n) / 60n}M`;
-  if (whole % 60n || !fraction.isZero()) time += `${Decimal.fromBigInt(whole % 60n).add(fraction).toPlainString()}S`;
+  if (whole % 60n || !fraction.isZero())
+    time += `${Decimal.fromBigInt(whole % 60n)
+      .add(fraction)
+      .toPlainString()}S`;
   if (time) text += `T${time}`;
   if (!text) return datatype === xsd.yearMonthDuration ? 'P0M' : 'PT0S';
   return (negative ? '-' : '') + 'P' + text;

@@ -28,7 +28,14 @@ test('IRI and URI resolve against the base IRI', () => {
 
 test('IRI and URI are errors for every kind of invalid IRI, before or after resolution', () => {
   const withBase = ctx({ baseIri: 'http://example.org/a/b' });
-  for (const invalid of ['http://x.example/a#b#c', 'http://x.example/%zz', 'http://[::1', 'http://x.example:8o/', 'http://x.example/a b', 'http://x.example/[a]']) {
+  for (const invalid of [
+    'http://x.example/a#b#c',
+    'http://x.example/%zz',
+    'http://[::1',
+    'http://x.example:8o/',
+    'http://x.example/a b',
+    'http://x.example/[a]',
+  ]) {
     assert.equal(attempt('iri', [lit(invalid)]), 'error', invalid);
     assert.equal(attempt('uri', [lit(invalid)], withBase), 'error', invalid);
   }

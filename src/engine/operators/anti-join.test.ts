@@ -75,13 +75,11 @@ const SHAPES: Record<string, string> = {
   'NOT EXISTS sharing no variable, P not empty': 'SELECT ?i { ?i a :Item FILTER NOT EXISTS { ?x :country :c1 } }',
   'NOT EXISTS with a filter inside on its own variables':
     'SELECT ?i { ?i a :Item FILTER NOT EXISTS { ?r :about ?i ; :by ?u . ?u :country ?c FILTER(?c = :c1) } }',
-  'NOT EXISTS with a filter inside on a left-only variable (per solution)':
-    'SELECT ?i { ?i :n ?n FILTER NOT EXISTS { ?r :about ?i FILTER(?n > 100) } }',
+  'NOT EXISTS with a filter inside on a left-only variable (per solution)': 'SELECT ?i { ?i :n ?n FILTER NOT EXISTS { ?r :about ?i FILTER(?n > 100) } }',
   'NOT EXISTS with an OPTIONAL inside binding a left variable (per solution)':
     'SELECT ?i ?o { ?i :opt ?o FILTER NOT EXISTS { ?r :about ?i OPTIONAL { ?i :tag ?o } } }',
   'NOT EXISTS with an OPTIONAL inside on its own variables': 'SELECT ?i { ?i a :Item FILTER NOT EXISTS { ?r :about ?i OPTIONAL { ?r :by ?u } } }',
-  'NOT EXISTS nested in NOT EXISTS':
-    'SELECT ?i { ?i a :Item FILTER NOT EXISTS { ?r :about ?i FILTER NOT EXISTS { ?r :by ?u . ?u :country :c0 } } }',
+  'NOT EXISTS nested in NOT EXISTS': 'SELECT ?i { ?i a :Item FILTER NOT EXISTS { ?r :about ?i FILTER NOT EXISTS { ?r :by ?u . ?u :country :c0 } } }',
   'NOT EXISTS nested, the inner one reading an outer variable':
     'SELECT ?i { ?i :tag ?t FILTER NOT EXISTS { ?r :about ?i FILTER NOT EXISTS { ?j :tag ?t ; :opt ?o } } }',
   'NOT EXISTS inside GRAPH ?g': 'SELECT ?g ?i { GRAPH ?g { ?i :mark ?v FILTER NOT EXISTS { ?i :mark2 ?w } } }',
@@ -89,19 +87,14 @@ const SHAPES: Record<string, string> = {
   'NOT EXISTS inside GRAPH <g>': 'SELECT ?i { GRAPH :g1 { ?i :mark ?v FILTER NOT EXISTS { ?i :mark2 ?w } } }',
   'NOT EXISTS over a left side with OPTIONAL': 'SELECT ?i ?o { ?i a :Item OPTIONAL { ?i :opt ?o } FILTER NOT EXISTS { ?r :about ?i } }',
   'NOT EXISTS among other conjuncts': 'SELECT ?i { ?i :n ?n FILTER(?n > 10 && NOT EXISTS { ?r :about ?i } && ?n < 300) }',
-  'NOT EXISTS and EXISTS together':
-    'SELECT ?i { ?i a :Item FILTER(NOT EXISTS { ?r :about ?i } && EXISTS { ?i :tag ?t }) }',
+  'NOT EXISTS and EXISTS together': 'SELECT ?i { ?i a :Item FILTER(NOT EXISTS { ?r :about ?i } && EXISTS { ?i :tag ?t }) }',
   'NOT EXISTS over VALUES': 'SELECT ?i { ?i a :Item FILTER NOT EXISTS { VALUES ?i { :i1 :i2 :i3 } } }',
-  'NOT EXISTS in a group joined to a later one':
-    'SELECT ?i ?n { { ?i a :Item FILTER NOT EXISTS { ?i :tag ?t } } ?i :n ?n }',
+  'NOT EXISTS in a group joined to a later one': 'SELECT ?i ?n { { ?i a :Item FILTER NOT EXISTS { ?i :tag ?t } } ?i :n ?n }',
   'OPTIONAL with !BOUND': 'SELECT ?i { ?i a :Item OPTIONAL { ?i :tag ?t } FILTER(!BOUND(?t)) }',
   'OPTIONAL with !BOUND, two patterns': 'SELECT ?i { ?i a :Item OPTIONAL { ?r :about ?i ; :by ?u } FILTER(!BOUND(?u)) }',
-  'OPTIONAL with its own filter, with !BOUND':
-    'SELECT ?i { ?i :n ?n OPTIONAL { ?r :about ?i ; :by ?u FILTER(?n > 50) } FILTER(!BOUND(?u)) }',
-  'OPTIONAL with !BOUND of a variable P does not always bind':
-    'SELECT ?i { ?i a :Item OPTIONAL { ?r :about ?i OPTIONAL { ?i :tag ?t } } FILTER(!BOUND(?t)) }',
-  'OPTIONAL with !BOUND of a variable the left binds too':
-    'SELECT ?i { ?i a :Item OPTIONAL { ?i :opt ?t } OPTIONAL { ?i :tag ?t } FILTER(!BOUND(?t)) }',
+  'OPTIONAL with its own filter, with !BOUND': 'SELECT ?i { ?i :n ?n OPTIONAL { ?r :about ?i ; :by ?u FILTER(?n > 50) } FILTER(!BOUND(?u)) }',
+  'OPTIONAL with !BOUND of a variable P does not always bind': 'SELECT ?i { ?i a :Item OPTIONAL { ?r :about ?i OPTIONAL { ?i :tag ?t } } FILTER(!BOUND(?t)) }',
+  'OPTIONAL with !BOUND of a variable the left binds too': 'SELECT ?i { ?i a :Item OPTIONAL { ?i :opt ?t } OPTIONAL { ?i :tag ?t } FILTER(!BOUND(?t)) }',
   'OPTIONAL with !BOUND and another conjunct': 'SELECT ?i { ?i :n ?n OPTIONAL { ?i :tag ?t } FILTER(!BOUND(?t) && ?n < 100) }',
   'OPTIONAL with !BOUND inside GRAPH ?g': 'SELECT ?g ?i { GRAPH ?g { ?i :mark ?v OPTIONAL { ?i :mark2 ?w } FILTER(!BOUND(?w)) } }',
   'MINUS on a shared variable': 'SELECT ?i { ?i a :Item MINUS { ?r :about ?i } }',
@@ -152,7 +145,10 @@ describe('anti-joins and semi-joins', () => {
   });
 
   it('keeps NOT EXISTS per solution where P reads a variable of the solution it does not bind', async () => {
-    for (const name of ['NOT EXISTS with a filter inside on a left-only variable (per solution)', 'NOT EXISTS with an OPTIONAL inside binding a left variable (per solution)']) {
+    for (const name of [
+      'NOT EXISTS with a filter inside on a left-only variable (per solution)',
+      'NOT EXISTS with an OPTIONAL inside binding a left variable (per solution)',
+    ]) {
       const explanation = await explainQuery(store, PREFIX + SHAPES[name]);
       assert.equal(named(explanation.plan, 'AntiJoin').length, 0, name);
       assert.match(named(explanation.plan, 'Filter')[0].details, /NOT EXISTS/, name);

@@ -53,7 +53,10 @@ async function countOf(store: QuadStore, query: string): Promise<string[]> {
   const result = await runQuery(store, PREFIX + query);
   assert.equal(result.kind, 'bindings');
   if (result.kind !== 'bindings') return [];
-  return [...result.rows].flat().map((row) => row.map((t) => t?.value ?? '-').join(' ')).sort();
+  return [...result.rows]
+    .flat()
+    .map((row) => row.map((t) => t?.value ?? '-').join(' '))
+    .sort();
 }
 
 async function distinctRows(store: QuadStore, pattern: string): Promise<number> {

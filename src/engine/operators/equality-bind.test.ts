@@ -25,7 +25,8 @@ async function answers(store: QuadStore, query: string, optimize = true): Promis
   const result = await runQuery(store, PREFIX + query, { optimize });
   assert.equal(result.kind, 'bindings');
   const out: string[] = [];
-  if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
+  if (result.kind === 'bindings')
+    for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
   return out.sort();
 }
 

@@ -19,9 +19,15 @@ export class Extend extends Operator {
   readonly certain: ReadonlySet<number>;
   private readonly scoped: boolean;
 
-  constructor(readonly child: Operator, readonly bindings: Binding[]) {
+  constructor(
+    readonly child: Operator,
+    readonly bindings: Binding[],
+  ) {
     super();
-    this.maybe = union(child.maybe, bindings.map((b) => b.slot));
+    this.maybe = union(
+      child.maybe,
+      bindings.map((b) => b.slot),
+    );
     this.certain = child.certain;
     this.estimate = child.estimate;
     this.scoped = bindings.some((b) => b.expression.usesBnode);

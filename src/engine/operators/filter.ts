@@ -8,7 +8,11 @@ export class Filter extends Operator {
   readonly maybe: ReadonlySet<number>;
   readonly certain: ReadonlySet<number>;
 
-  constructor(readonly child: Operator, readonly condition: CompiledExpression, readonly text = '') {
+  constructor(
+    readonly child: Operator,
+    readonly condition: CompiledExpression,
+    readonly text = '',
+  ) {
     super();
     this.maybe = child.maybe;
     this.certain = child.certain;
@@ -36,7 +40,10 @@ export class FilterStep extends Operator {
   readonly maybe = new Set<number>();
   readonly certain = new Set<number>();
 
-  constructor(readonly condition: CompiledExpression, readonly text = '') {
+  constructor(
+    readonly condition: CompiledExpression,
+    readonly text = '',
+  ) {
     super();
   }
 

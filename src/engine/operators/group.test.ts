@@ -17,7 +17,8 @@ async function answers(store: QuadStore, query: string, optimize = true): Promis
   const result = await runQuery(store, PREFIX + query, { optimize });
   assert.equal(result.kind, 'bindings');
   const out: string[] = [];
-  if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
+  if (result.kind === 'bindings')
+    for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? `${t.termType}:${t.value}` : '-')).join(' '));
   return out.sort();
 }
 
@@ -42,7 +43,10 @@ describe('Group: keys bound for joins, counts on IDs', () => {
 
   it('joins grouped sub-selects by hash on their group key', async () => {
     const plan = operators((await explainQuery(store, PREFIX + JOINED)).plan);
-    assert.ok(plan.some((line) => line === 'IsolatedJoin hash join on ?p'), plan.join('\n'));
+    assert.ok(
+      plan.some((line) => line === 'IsolatedJoin hash join on ?p'),
+      plan.join('\n'),
+    );
     assert.deepEqual(await answers(store, JOINED), await answers(store, JOINED, false));
   });
 

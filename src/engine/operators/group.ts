@@ -269,4 +269,3 @@ function safe(fn: () => Term): Term | undefined {
     throw e;
   }
 }
-

@@ -9,7 +9,10 @@ export class Values extends Operator {
   readonly certain: Set<number>;
 
   /** rows: per solution, per slot of `slots`, a term or undefined (UNDEF). */
-  constructor(readonly slots: number[], readonly rows: (Term | undefined)[][]) {
+  constructor(
+    readonly slots: number[],
+    readonly rows: (Term | undefined)[][],
+  ) {
     super();
     this.maybe = new Set(slots);
     this.certain = new Set(slots.filter((_, i) => rows.every((r) => r[i] !== undefined)));

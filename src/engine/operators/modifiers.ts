@@ -24,7 +24,11 @@ export class OrderBy extends Operator {
    * limit: only the first `limit` solutions are wanted (ORDER BY under OFFSET / LIMIT). Then only
    * the best rows so far are kept, never the whole input: a bounded top-k instead of a full sort.
    */
-  constructor(readonly child: Operator, readonly keys: SortKey[], readonly limit?: number) {
+  constructor(
+    readonly child: Operator,
+    readonly keys: SortKey[],
+    readonly limit?: number,
+  ) {
     super();
     this.maybe = child.maybe;
     this.certain = child.certain;
@@ -179,7 +183,11 @@ export class Distinct extends Operator {
   readonly certain: ReadonlySet<number>;
 
   /** slots: the solution's visible variables (hidden slots of sub-queries do not count). */
-  constructor(readonly child: Operator, readonly slots: number[], readonly reduced = false) {
+  constructor(
+    readonly child: Operator,
+    readonly slots: number[],
+    readonly reduced = false,
+  ) {
     super();
     this.maybe = child.maybe;
     this.certain = child.certain;
@@ -221,7 +229,11 @@ export class Slice extends Operator {
   readonly maybe: ReadonlySet<number>;
   readonly certain: ReadonlySet<number>;
 
-  constructor(readonly child: Operator, readonly offset: number, readonly limit: number | undefined) {
+  constructor(
+    readonly child: Operator,
+    readonly offset: number,
+    readonly limit: number | undefined,
+  ) {
     super();
     this.maybe = child.maybe;
     this.certain = child.certain;
@@ -266,7 +278,10 @@ export class Project extends Operator {
   readonly maybe: Set<number>;
   readonly certain: Set<number>;
 
-  constructor(readonly child: Operator, readonly slots: number[]) {
+  constructor(
+    readonly child: Operator,
+    readonly slots: number[],
+  ) {
     super();
     const visible = new Set(slots);
     this.maybe = intersection(child.maybe, visible);

@@ -13,12 +13,42 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** Objects of every kind a numeric range must handle: each subject sI gets the I-th. */
 const OBJECTS = [
-  '-5', '-1', '0', '1', '2', '3', '5', '10', '11', '120', '-120', '1000000', '9007199254740993',
-  '1.5', '2.0', '-0.5', '10.000000000000000001', '3.0e0', '-2.5E1', '1e3',
-  `"4"^^<${XSD}float>`, `"16777217"^^<${XSD}integer>`, `"16777216"^^<${XSD}float>`,
-  `"NaN"^^<${XSD}double>`, `"INF"^^<${XSD}double>`, `"-INF"^^<${XSD}double>`,
-  `"7"^^<${XSD}short>`, `"300"^^<${XSD}byte>`, `"abc"^^<${XSD}integer>`, `" 8 "^^<${XSD}int>`,
-  '"5"', '"10"@en', `<${EX}five>`, '_:b', `"2008-01-01"^^<${XSD}date>`, 'true',
+  '-5',
+  '-1',
+  '0',
+  '1',
+  '2',
+  '3',
+  '5',
+  '10',
+  '11',
+  '120',
+  '-120',
+  '1000000',
+  '9007199254740993',
+  '1.5',
+  '2.0',
+  '-0.5',
+  '10.000000000000000001',
+  '3.0e0',
+  '-2.5E1',
+  '1e3',
+  `"4"^^<${XSD}float>`,
+  `"16777217"^^<${XSD}integer>`,
+  `"16777216"^^<${XSD}float>`,
+  `"NaN"^^<${XSD}double>`,
+  `"INF"^^<${XSD}double>`,
+  `"-INF"^^<${XSD}double>`,
+  `"7"^^<${XSD}short>`,
+  `"300"^^<${XSD}byte>`,
+  `"abc"^^<${XSD}integer>`,
+  `" 8 "^^<${XSD}int>`,
+  '"5"',
+  '"10"@en',
+  `<${EX}five>`,
+  '_:b',
+  `"2008-01-01"^^<${XSD}date>`,
+  'true',
   `"6"^^<${EX}myNumber>`,
 ];
 /** Copies of the list, so that a batch of solutions is large enough for the range path. */
@@ -60,8 +90,7 @@ describe('object range: filters that bound an object read only the quads in rang
   });
   after(() => store.close());
 
-  const bounded = (filter: string) =>
-    `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(${filter}) }`;
+  const bounded = (filter: string) => `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(${filter}) }`;
   const filters = [
     '?o < 3',
     '?o <= 3',
@@ -188,10 +217,32 @@ describe('object range over every ordered kind: dates, dateTimes, times, strings
   const DT = `<${XSD}dateTime>`;
   /** Each kind's values, with neighbours of other kinds on the same predicate that `<` does not compare with them. */
   const VALUES = [
-    `"2008-04-30"^^${D}`, `"2008-05-01"^^${D}`, `"2008-05-01Z"^^${D}`, `"2008-05-01+13:00"^^${D}`, `"2008-05-31-12:00"^^${D}`,
-    `"2008-06-01"^^${D}`, `"2008-05-15T10:00:00"^^${DT}`, `"2008-05-15T10:00:00.5Z"^^${DT}`, `"2008-05-31T23:59:59+14:00"^^${DT}`,
-    `"2008-06-01T00:00:00-14:00"^^${DT}`, `"12:00:00"^^<${XSD}time>`, '"apple"', '"banana"', '"Banana"', '"b"', '"bz"', '"b\u{1F600}"',
-    '"\u{FFFD}x"', '"c"@en', `"c"^^<${XSD}string>`, '""', '5', '2008', `<${EX}iri>`, `"2008-05-10"^^<${EX}day>`, `"not a date"^^${D}`,
+    `"2008-04-30"^^${D}`,
+    `"2008-05-01"^^${D}`,
+    `"2008-05-01Z"^^${D}`,
+    `"2008-05-01+13:00"^^${D}`,
+    `"2008-05-31-12:00"^^${D}`,
+    `"2008-06-01"^^${D}`,
+    `"2008-05-15T10:00:00"^^${DT}`,
+    `"2008-05-15T10:00:00.5Z"^^${DT}`,
+    `"2008-05-31T23:59:59+14:00"^^${DT}`,
+    `"2008-06-01T00:00:00-14:00"^^${DT}`,
+    `"12:00:00"^^<${XSD}time>`,
+    '"apple"',
+    '"banana"',
+    '"Banana"',
+    '"b"',
+    '"bz"',
+    '"b\u{1F600}"',
+    '"\u{FFFD}x"',
+    '"c"@en',
+    `"c"^^<${XSD}string>`,
+    '""',
+    '5',
+    '2008',
+    `<${EX}iri>`,
+    `"2008-05-10"^^<${EX}day>`,
+    `"not a date"^^${D}`,
   ];
   const RANGES = [
     `?o >= "2008-05-01"^^${D} && ?o < "2008-06-01"^^${D}`,

@@ -41,7 +41,10 @@ describe('a pattern looked up with the same key for many solutions', () => {
   });
 
   it('keeps the graph a solution binds when an existence check repeats', async () => {
-    const found = await rows(store, `SELECT ?g ?t WHERE { VALUES ?g { <${EX}g1> <${EX}g2> <${EX}g3> } ?t a <${EX}Thing> GRAPH ?g { <${EX}a> <${EX}p> <${EX}b> } }`);
+    const found = await rows(
+      store,
+      `SELECT ?g ?t WHERE { VALUES ?g { <${EX}g1> <${EX}g2> <${EX}g3> } ?t a <${EX}Thing> GRAPH ?g { <${EX}a> <${EX}p> <${EX}b> } }`,
+    );
     assert.equal(found.length, 80);
     assert.deepEqual([...new Set(found.map((r) => r.split(' ')[0]))], ['g1', 'g2']);
   });
@@ -53,7 +56,10 @@ describe('a pattern looked up with the same key for many solutions', () => {
   });
 
   it('does not carry matches over to a key that differs', async () => {
-    const found = await rows(store, `SELECT ?t ?o WHERE { VALUES ?t { <${EX}t1> <${EX}t1> <${EX}t2> <${EX}t1> } OPTIONAL { GRAPH <${EX}g1> { ?t <${EX}p> ?o } } }`);
+    const found = await rows(
+      store,
+      `SELECT ?t ?o WHERE { VALUES ?t { <${EX}t1> <${EX}t1> <${EX}t2> <${EX}t1> } OPTIONAL { GRAPH <${EX}g1> { ?t <${EX}p> ?o } } }`,
+    );
     assert.deepEqual(found, ['t1 g1x', 't1 g1x', 't1 g1x', 't2 -']);
   });
 });

@@ -72,7 +72,12 @@ export class PatternScan extends Operator {
   }
 
   describe(slotNames: readonly string[]): string {
-    const g = this.graph.kind === 'default' ? '' : this.graph.kind === 'id' ? ` (in graph ${this.graph.label ?? 'a named graph'})` : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
+    const g =
+      this.graph.kind === 'default'
+        ? ''
+        : this.graph.kind === 'id'
+          ? ` (in graph ${this.graph.label ?? 'a named graph'})`
+          : ` (in graph ${slotLabel(this.graph.slot, slotNames)})`;
     const how = this.hashed ? ' (hash join)' : this.ranged ? ' (object range)' : '';
     return `${this.s.label} ${this.p.label} ${this.o.label}${g}${how}`;
   }
@@ -269,7 +274,6 @@ export class PatternScan extends Operator {
     return true;
   }
 }
-
 
 /**
  * The matches of the previous look-up, while few, for the next solution that looks up the same key:

@@ -144,7 +144,7 @@ export function constantCount(p: OrderedPattern, ctx: ExecContext, counts: Patte
   const stats = ctx.statistics();
   const g = p.graph.kind === 'id' ? p.graph.id : p.graph.kind === 'default' && ctx.dataset.defaultGraphs.length === 1 ? ctx.dataset.defaultGraphs[0] : -1;
   if (s === 0 && o === 0) {
-    if (pr === 0) return g === -1 || g === UNION_GRAPH ? stats.quadCount : stats.graphCounts.get(g) ?? 0;
+    if (pr === 0) return g === -1 || g === UNION_GRAPH ? stats.quadCount : (stats.graphCounts.get(g) ?? 0);
     const perPredicate = stats.predicateCounts.get(pr) ?? 0;
     // Statistics are per predicate over all graphs; scale to the graph's share.
     if (g === DEFAULT_GRAPH_ID && stats.quadCount > 0) return Math.ceil((perPredicate * stats.defaultGraphCount) / stats.quadCount);

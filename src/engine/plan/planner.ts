@@ -244,7 +244,8 @@ export class Planner {
     const equalities: SlotEquality[] = this.ctx.fastPath('equalityBinds')
       ? variableEqualities(filterExpressions).map((e) => ({ a: env.scope.slot(e.a), b: env.scope.slot(e.b), sameTerm: e.sameTerm }))
       : [];
-    const ordered = this.optimize ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts, equalities)
+    const ordered = this.optimize
+      ? orderPatterns(scans, env.inputVars, this.ctx, filterSlots, this.patternCounts, equalities)
       : keepTextualOrder(scans, env.inputVars, this.ctx, this.patternCounts);
     this.parameters?.joinOrdered({ scans, bound: new Set(env.inputVars), filters: filterSlots, equalities, order: ordered.map((scan) => scans.indexOf(scan)) });
     const steps = interleaveFilters(ordered, filters, env.params, equalities);
@@ -277,7 +278,12 @@ export class Planner {
   }
 
   private path(node: Algebra.Path, env: Env): Planned {
-    const op = new PathScan(this.term(node.subject, env.scope), this.pathExpr(node.predicate), this.term(node.object, env.scope), this.graphRef(node.graph, env));
+    const op = new PathScan(
+      this.term(node.subject, env.scope),
+      this.pathExpr(node.predicate),
+      this.term(node.object, env.scope),
+      this.graphRef(node.graph, env),
+    );
     return { op, mentioned: new Set(op.maybe) };
   }
 
@@ -365,7 +371,11 @@ export class Planner {
     let planned = this.compileChild(input, env);
     if (unboundTest && this.optionalAntiJoins.has(input)) rest = rest.filter((e) => e !== unboundTest);
     const existences = rest.filter((e) => existenceOf(e));
-    planned = this.filterOver(planned, rest.filter((e) => !existenceOf(e)), env);
+    planned = this.filterOver(
+      planned,
+      rest.filter((e) => !existenceOf(e)),
+      env,
+    );
     const perSolution: Algebra.Expression[] = [];
     for (const e of existences) {
       const joined = this.existenceJoin(planned, existenceOf(e)!, env);
@@ -552,7 +562,7 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
   // After a scan binds one side of an equality, a step binds the other before the scan that reads it.
   // The copied slot does not count as bound for the filters: the step leaves some terms uncopied.
   const placeEqualities = () => {
-    for (let i = 0; i < unplacedEqualities.length; ) {
+    for (let i = 0; i < unplacedEqualities.length;) {
       const e = unplacedEqualities[i];
       const from = bound.has(e.a) ? e.a : e.b;
       const to = from === e.a ? e.b : e.a;
@@ -568,7 +578,7 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
     }
   };
   const placeReady = () => {
-    for (let i = 0; i < waiting.length; ) {
+    for (let i = 0; i < waiting.length;) {
       if ([...waiting[i].condition.slots].every((s) => bound.has(s))) {
         rows *= FILTER_SELECTIVITY;
         waiting[i].estimate = rows;

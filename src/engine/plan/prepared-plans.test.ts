@@ -18,7 +18,8 @@ async function answer(store: QuadStore, query: string, options: EngineQueryOptio
 function lines(result: EngineQueryResult): string[] {
   const out: string[] = [];
   if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => (t ? termKey(t) : '-')).join(' '));
-  else if (result.kind === 'quads') for (const batch of result.quads) for (const q of batch) out.push([q.subject, q.predicate, q.object].map(termKey).join(' '));
+  else if (result.kind === 'quads')
+    for (const batch of result.quads) for (const q of batch) out.push([q.subject, q.predicate, q.object].map(termKey).join(' '));
   else out.push(String(result.value));
   return out;
 }

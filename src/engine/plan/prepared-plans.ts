@@ -251,7 +251,13 @@ export class TemplatePlans<P> {
   private linesUp(problems: readonly JoinOrderProblem[]): boolean {
     const recorded = this.problems!;
     if (recorded.length !== problems.length) return false;
-    return problems.every((p, i) => p.scans.length === recorded[i].patterns.length && sameSet(p.bound, recorded[i].bound) && p.filters.length === recorded[i].filters.length && p.equalities.length === recorded[i].equalities.length);
+    return problems.every(
+      (p, i) =>
+        p.scans.length === recorded[i].patterns.length &&
+        sameSet(p.bound, recorded[i].bound) &&
+        p.filters.length === recorded[i].filters.length &&
+        p.equalities.length === recorded[i].equalities.length,
+    );
   }
 }
 

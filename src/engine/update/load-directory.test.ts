@@ -34,7 +34,10 @@ describe('LOAD of local files', () => {
   async function values(): Promise<string[]> {
     const result = await runQuery(store, 'SELECT ?o { ?s ?p ?o }');
     assert.equal(result.kind, 'bindings');
-    return [...result.rows].flat().map((row) => row[0]!.value).sort();
+    return [...result.rows]
+      .flat()
+      .map((row) => row[0]!.value)
+      .sort();
   }
 
   it('reads a file under the load directory, also through a link that stays inside', async () => {

@@ -43,7 +43,11 @@ export class StatementMemory {
   }
 }
 
-export async function fetchLoadDocuments(operations: Algebra.Operation[], options: EngineUpdateOptions, memory = new StatementMemory(undefined)): Promise<LoadedDocuments> {
+export async function fetchLoadDocuments(
+  operations: Algebra.Operation[],
+  options: EngineUpdateOptions,
+  memory = new StatementMemory(undefined),
+): Promise<LoadedDocuments> {
   const loaded: LoadedDocuments = new Map();
   const budget = new FetchBudget(options.fetchSettings);
   for (const op of operations) {

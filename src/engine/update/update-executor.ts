@@ -301,4 +301,3 @@ function transfer(kind: 'add' | 'move' | 'copy', op: Algebra.Add, w: StoreWriter
   for (const [s, p, o] of quads) if (w.add(s, p, o, destination)) tally.inserted(destination);
   if (kind === 'move') dropOrClear(source!, w, tally);
 }
-

@@ -106,7 +106,10 @@ async function updateSolutions(store: QuadStore, pattern: string, dataset: Datas
   const record = VARIABLES.map((v) => `_:r <urn:var:${v}> ?${v} .`).join(' ');
   const text = `${PREFIX} ${dataset.withClause ?? ''} INSERT { GRAPH <${OUT}> { _:r <urn:solution> true . ${record} } } ${dataset.usingClause ?? ''} WHERE { ${pattern} }`;
   await runUpdate(store, text, dataset.update);
-  const result = await runQuery(store, `SELECT ?r ?v ?value { GRAPH <${OUT}> { ?r <urn:solution> true OPTIONAL { ?r ?v ?value FILTER(?v != <urn:solution>) } } }`);
+  const result = await runQuery(
+    store,
+    `SELECT ?r ?v ?value { GRAPH <${OUT}> { ?r <urn:solution> true OPTIONAL { ?r ?v ?value FILTER(?v != <urn:solution>) } } }`,
+  );
   const solutions = new Map<string, Record<string, string>>();
   if (result.kind === 'bindings') {
     for (const batch of result.rows) {

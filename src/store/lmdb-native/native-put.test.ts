@@ -77,7 +77,11 @@ test('native puts write values from any byte array, at any offset, and uint32 ke
     assert.ok(puts.native, 'lmdb-js exposes what the native path needs');
     const arena = new TextEncoder().encode('..alpha|beta|');
     env.transactionSync(() => {
-      for (const [id, from, to] of [[1, 2, 7], [2, 8, 12], [300, 0, 0]]) {
+      for (const [id, from, to] of [
+        [1, 2, 7],
+        [2, 8, 12],
+        [300, 0, 0],
+      ]) {
         puts.keyView.setUint32(0, id, littleEndian);
         puts.putBytes(arena.subarray(from, to), PUT_APPEND);
       }

@@ -136,7 +136,8 @@ function selfCheck(context: StoreContext, transaction: Transaction): 'agrees' | 
         // Both in quad positions: the key decoder (index-layout.ts) puts lmdb-js' keys there too.
         const expected: string[] = [];
         const end = new Uint32Array(layout.order.length).fill(MAX_ID);
-        for (const key of db.getKeys({ start: new Uint32Array(1), end, inclusiveEnd: true, limit: 3, transaction })) expected.push(Array.from(key as ArrayLike<number>).join(' '));
+        for (const key of db.getKeys({ start: new Uint32Array(1), end, inclusiveEnd: true, limit: 3, transaction }))
+          expected.push(Array.from(key as ArrayLike<number>).join(' '));
         const actual: string[] = [];
         for (const quad of scans.scanIndex(layout, 0)) {
           actual.push(Array.from(quad).join(' '));
