@@ -25,6 +25,8 @@ export interface PageOptions {
   queryCredentials?: boolean;
   /** Updates need credentials (a bearer token, or a user and password). */
   updateCredentials?: boolean;
+  /** The service's default graph is the union of all graphs. */
+  unionDefaultGraph?: boolean;
 }
 
 /** A page and the Content-Security-Policy it must be sent with (it names the page's nonce). */
@@ -45,6 +47,8 @@ interface PageData {
   updateCredentials: boolean;
   /** For the editor's run-time styles: the nonce the policy allows. */
   styleNonce: string;
+  /** Queries read the union of all graphs as their default graph (quiver serve --union-default-graph). */
+  unionDefaultGraph: boolean;
 }
 
 /** Each page links the other; the current one is marked for assistive technology and the style. */
@@ -126,6 +130,7 @@ function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, o
     queryCredentials: options.queryCredentials ?? false,
     updateCredentials: options.updateCredentials ?? false,
     styleNonce: nonce,
+    unionDefaultGraph: options.unionDefaultGraph ?? false,
   };
   const scripts =
     script === undefined
@@ -147,6 +152,7 @@ export function pageOptionsFor(context: HandlerContext): PageOptions {
     assets: uiAssets(context.config.basePath),
     queryCredentials: context.config.authorizeQuery !== undefined,
     updateCredentials: context.config.authorizeUpdate !== undefined,
+    unionDefaultGraph: context.service.unionDefaultGraph === true,
   };
 }
 

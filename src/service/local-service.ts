@@ -392,6 +392,10 @@ export class LocalService implements SparqlService {
     }
   }
 
+  get unionDefaultGraph(): boolean {
+    return this.settings.unionDefaultGraph === true;
+  }
+
   async describe(): Promise<ServiceDescriptionData> {
     const reader = this.statisticsStore.reader();
     try {
@@ -400,7 +404,7 @@ export class LocalService implements SparqlService {
         name: reader.termOf(id).value,
         triples: statistics.graphCounts.get(id) ?? 0,
       }));
-      if (this.settings.unionDefaultGraph) return { unionDefaultGraph: true, namedGraphs };
+      if (this.unionDefaultGraph) return { unionDefaultGraph: true, namedGraphs };
       return { defaultGraphTriples: statistics.defaultGraphCount, namedGraphs };
     } finally {
       reader.release();

@@ -198,6 +198,11 @@ export interface SparqlService {
   update(request: UpdateRequest): Promise<UpdateSummary | undefined>;
   /** Data for the service description (cheap: no counting per call). */
   describe(): Promise<ServiceDescriptionData>;
+  /**
+   * Whether the default graph of queries is the union of all graphs (a union default graph): the
+   * pages then cannot name the store's own default graph in a query, and say so.
+   */
+  readonly unionDefaultGraph?: boolean;
   /*
    * The SPARQL 1.1 Graph Store HTTP Protocol, optional: a service without it answers 405 there.
    * Writes run as one transaction each, in turn with updates.

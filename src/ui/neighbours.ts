@@ -20,14 +20,21 @@ export async function selectSolutions(endpoint: string, query: string, credentia
   return outcome.rows.map((row) => Object.fromEntries(outcome.variables.map((v, i) => [v, row[i]])));
 }
 
-/** `pattern` in the default graph or in any named graph (?g bound to it). */
-export function anyGraph(pattern: string): string {
-  return `{ ${pattern} } UNION { GRAPH ?g { ${pattern} } }`;
+/**
+ * `pattern` in the default graph or in any named graph (?g bound to it). With a union default
+ * graph the default graph holds every named graph's triples too, and the store's own default graph
+ * cannot be named: its matches are those in no named graph, so that none is listed twice.
+ */
+export function anyGraph(pattern: string, unionDefaultGraph = false): string {
+  const inNamedGraph = `GRAPH ?g { ${pattern} }`;
+  const inDefaultGraph = unionDefaultGraph ? `${pattern} MINUS { ${inNamedGraph} }` : pattern;
+  return `{ ${inDefaultGraph} } UNION { ${inNamedGraph} }`;
 }
 
 /** Triples from and to an IRI in the store, at most `limit` each way. */
 export async function neighbourTriples(endpoint: string, iri: string, limit: number, credentials: Credentials | undefined): Promise<Triple[]> {
   const x = iriRef(iri);
+  // DISTINCT over the triple: a triple in several graphs is one edge, whatever the default graph is.
   const [outgoing, incoming] = await Promise.all([
     selectSolutions(endpoint, `SELECT DISTINCT ?p ?o WHERE { ${anyGraph(`${x} ?p ?o`)} } LIMIT ${limit}`, credentials),
     selectSolutions(endpoint, `SELECT DISTINCT ?s ?p WHERE { ${anyGraph(`?s ?p ${x}`)} } LIMIT ${limit}`, credentials),

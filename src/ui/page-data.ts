@@ -15,6 +15,8 @@ export interface PageData {
   queryCredentials: boolean;
   updateCredentials: boolean;
   styleNonce: string;
+  /** Queries read the union of all graphs as their default graph: the store's own cannot be named. */
+  unionDefaultGraph?: boolean;
 }
 
 /** Read as data, never run: the policy allows no inline script, and JSON is not script anyway. */

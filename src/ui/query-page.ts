@@ -97,6 +97,7 @@ const resourceView = new ResourceView(resourceArea, {
   credentials: () => credentials.read(),
   names: () => namesFor(shell.editor.text()),
   onError: (error) => showFailure(shell, error, () => credentials.show()),
+  unionDefaultGraph: data.unionDefaultGraph,
 });
 
 function namesFor(query: string): PrefixShortener {

@@ -18,6 +18,8 @@ export interface ResourceSource {
   credentials: () => Credentials | undefined;
   names: () => PrefixShortener;
   onError: (error: unknown) => void;
+  /** The service reads the union of all graphs as its default graph (page data). */
+  unionDefaultGraph?: boolean;
 }
 
 interface Rows {
@@ -58,19 +60,20 @@ export class ResourceView {
     const limit = RESOURCE_TRIPLE_LIMIT + 1;
     const { endpoint } = this.source;
     const credentials = this.source.credentials();
+    const union = this.source.unionDefaultGraph === true;
     if (target.kind === 'iri') {
       const x = iriRef(target.iri);
       const [outgoing, incoming] = await Promise.all([
-        selectSolutions(endpoint, `SELECT ?p ?o ?g WHERE { ${anyGraph(`${x} ?p ?o`)} } LIMIT ${limit}`, credentials),
-        selectSolutions(endpoint, `SELECT ?s ?p ?g WHERE { ${anyGraph(`?s ?p ${x}`)} } LIMIT ${limit}`, credentials),
+        selectSolutions(endpoint, `SELECT ?p ?o ?g WHERE { ${anyGraph(`${x} ?p ?o`, union)} } LIMIT ${limit}`, credentials),
+        selectSolutions(endpoint, `SELECT ?s ?p ?g WHERE { ${anyGraph(`?s ?p ${x}`, union)} } LIMIT ${limit}`, credentials),
       ]);
       return { outgoing, incoming, relabelled: false };
     }
     // The path from the root, then the blank node's own triples; the label picks among the blank nodes reached.
     const reach = `${iriRef(target.root)} ${target.path.join('/')} ?b . FILTER(isBlank(?b))`;
     const [outgoing, incoming] = await Promise.all([
-      selectSolutions(endpoint, `SELECT ?b ?p ?o ?g WHERE { ${anyGraph(`${reach} ?b ?p ?o`)} } LIMIT ${limit}`, credentials),
-      selectSolutions(endpoint, `SELECT ?b ?s ?p ?g WHERE { ${anyGraph(`${reach} ?s ?p ?b`)} } LIMIT ${limit}`, credentials),
+      selectSolutions(endpoint, `SELECT ?b ?p ?o ?g WHERE { ${anyGraph(`${reach} ?b ?p ?o`, union)} } LIMIT ${limit}`, credentials),
+      selectSolutions(endpoint, `SELECT ?b ?s ?p ?g WHERE { ${anyGraph(`${reach} ?s ?p ?b`, union)} } LIMIT ${limit}`, credentials),
     ]);
     const same = (row: Solution): boolean => row['b']?.value === target.label;
     if (outgoing.some(same) || incoming.some(same)) return { outgoing: outgoing.filter(same), incoming: incoming.filter(same), relabelled: false };

@@ -303,3 +303,33 @@ describe('completion from the data', { skip: skipBrowser }, () => {
     await watched.close();
   });
 });
+
+describe('the resource view with a union default graph', { skip: skipBrowser }, () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startLocalServer({}, { unionDefaultGraph: true });
+    const body = `PREFIX ex: <${EX}> INSERT DATA { ex:alice ex:knows ex:bob . GRAPH ex:g1 { ex:alice ex:age 7 } }`;
+    const response = await fetch(server.url('/sparql/update'), { method: 'POST', headers: { 'content-type': SPARQL_UPDATE }, body });
+    assert.equal(response.status, 200, await response.text());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("lists a named graph's triple once, under its graph, not again under the default graph", async () => {
+    const watched = await openWatchedPage(browser);
+    const page = watched.page;
+    await page.goto(server.url(`/sparql/select#${new URLSearchParams({ resource: `${EX}alice` })}`));
+    await page.waitForSelector('.resource-properties');
+    const text = (await page.textContent('#app'))!;
+    assert.match(text, /Properties \(2\)/, 'knows (default graph) and age (g1), each once');
+    assert.match((await page.textContent('.resource-graphs'))!, /In 2 graphs: the default graph, .*g1/);
+    await screenshot(page, 'resource-view-union');
+    assert.deepEqual(watched.errors, [], 'no uncaught error in the page');
+    await watched.close();
+  });
+});

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildServer } from '../../src/server/app.js';
 import type { ServerConfig } from '../../src/server/config.js';
-import { createLocalService } from '../../src/service/local-service.js';
+import { createLocalService, type LocalServiceOptions } from '../../src/service/local-service.js';
 import type { SparqlService } from '../../src/service/sparql-service.js';
 
 export interface RunningServer {
@@ -26,9 +26,9 @@ export async function startServer(service: SparqlService, config: ServerConfig =
   };
 }
 
-/** The server over a real LocalService on a throw-away store. */
-export async function startLocalServer(config: ServerConfig = {}): Promise<RunningServer> {
-  const service = await createLocalService({ memory: true, workers: 2 });
+/** The server over a real LocalService on a throw-away store (with `options` of its own, if given). */
+export async function startLocalServer(config: ServerConfig = {}, options: LocalServiceOptions = {}): Promise<RunningServer> {
+  const service = await createLocalService({ memory: true, workers: 2, ...options });
   return startServer(service, config);
 }
 
