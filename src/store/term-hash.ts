@@ -8,17 +8,23 @@
  * sends (from their UTF-8 bytes) and spare the loading thread that work.
  */
 
+// Plain numbers for the loops below: every term looked up in the dictionary is hashed here.
+const SEED1 = 0x811c9dc5;
+const SEED2 = 0x9747b28c;
+const MULTIPLIER1 = 0x01000193;
+const MULTIPLIER2 = 0x5bd1e995;
+
 /** The two hashes' seeds and multipliers (term-hash-words.ts computes the same hash four bytes at a time). */
-export const TERM_HASH = { seed1: 0x811c9dc5, seed2: 0x9747b28c, multiplier1: 0x01000193, multiplier2: 0x5bd1e995 } as const;
+export const TERM_HASH = { seed1: SEED1, seed2: SEED2, multiplier1: MULTIPLIER1, multiplier2: MULTIPLIER2 } as const;
 
 /** Hashes the key into out[0] (high word) and out[1] (low word). */
 export function hashTermKey(key: string, out: Uint32Array): void {
-  let h1 = TERM_HASH.seed1 ^ key.length;
-  let h2: number = TERM_HASH.seed2;
+  let h1 = SEED1 ^ key.length;
+  let h2: number = SEED2;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, TERM_HASH.multiplier1);
-    h2 = Math.imul(h2 ^ c, TERM_HASH.multiplier2);
+    h1 = Math.imul(h1 ^ c, MULTIPLIER1);
+    h2 = Math.imul(h2 ^ c, MULTIPLIER2);
     h2 ^= h2 >>> 13;
   }
   out[0] = avalanche(h1);
@@ -31,16 +37,16 @@ export function hashTermKey(key: string, out: Uint32Array): void {
  */
 export function hashTermKeyBytes(bytes: Uint8Array, start: number, end: number, out: Uint32Array): void {
   const length = end - start;
-  let h1 = TERM_HASH.seed1 ^ length;
-  let h2: number = TERM_HASH.seed2;
+  let h1 = SEED1 ^ length;
+  let h2: number = SEED2;
   for (let i = start; i < end; i++) {
     const c = bytes[i];
     if (c >= 0x80) {
       hashTermKey(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, end), out);
       return;
     }
-    h1 = Math.imul(h1 ^ c, TERM_HASH.multiplier1);
-    h2 = Math.imul(h2 ^ c, TERM_HASH.multiplier2);
+    h1 = Math.imul(h1 ^ c, MULTIPLIER1);
+    h2 = Math.imul(h2 ^ c, MULTIPLIER2);
     h2 ^= h2 >>> 13;
   }
   out[0] = avalanche(h1);
