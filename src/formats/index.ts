@@ -29,3 +29,5 @@ export { SerializationError } from './serialization-error.js';
 export { type HtmlOptions, type ParseableRdfFormat, type RdfFormat, type ResultsFormat, StringSink, type TextSink } from './serializer.js';
 export { createQuadsSerializer, createSolutionsSerializer } from './serializers.js';
 export { ntriplesTerm } from './term-syntax.js';
+export { NQuadsReader, TERM_KEYS } from './nquads-reader.js';
+export { RdfSyntaxError } from './rdf-syntax-error.js';

@@ -1,5 +1,6 @@
 /**
- * The RDF parsers behind parseRdf (rdf-parser.ts): N3.js for Turtle, TriG, N-Triples and N-Quads,
+ * The RDF parsers behind parseRdf (rdf-parser.ts) but N-Triples and N-Quads' (nquads-batches.ts):
+ * N3.js for Turtle and TriG,
  * rdfxml-streaming-parser for RDF/XML, jsonld-streaming-parser for JSON-LD, each set up with its
  * IRI checks and its syntax errors. Loaded only when a document is read.
  */
@@ -11,6 +12,7 @@ import type * as RDF from '@rdfjs/types';
 import { SparqlSyntaxError } from '../errors.js';
 import { invalidIriInQuad } from '../rdf/index.js';
 import { factory, type Quad } from '../rdf/index.js';
+import { documentBlankPrefix } from './document-blank-nodes.js';
 import { LineTracker } from './line-tracker.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
 import type { ParseableRdfFormat } from './serializer.js';
@@ -29,11 +31,12 @@ export interface ParserSetup {
 
 export function createParser(format: ParseableRdfFormat, baseIri: string | undefined): ParserSetup {
   switch (format) {
-    case 'turtle':
-    case 'trig':
     case 'ntriples':
-    case 'nquads': {
-      const checked = n3IriChecks(format === 'ntriples' || format === 'nquads');
+    case 'nquads':
+      throw new Error(`${format} is read by nquads-batches.ts`);
+    case 'turtle':
+    case 'trig': {
+      const checked = n3IriChecks();
       const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, ...checked.options } as never) as unknown as ParserStream;
       return { entry: parser, parser, toSyntaxError: n3SyntaxError, invalidIri: checked.invalidIri };
     }
@@ -84,11 +87,11 @@ function checkedAt(line: () => number | undefined): (quad: Quad) => RdfSyntaxErr
  * statement's line (a stream hands quads on later, from its buffer): a data factory that notes
  * the error of each invalid quad, and the lexer it reads the line from. `invalidIri` looks it up.
  */
-export function n3IriChecks(lineMode: boolean): {
+export function n3IriChecks(): {
   options: { factory: RDF.DataFactory; lexer: N3Lexer };
   invalidIri: (quad: Quad) => RdfSyntaxError | undefined;
 } {
-  const lexer = new N3Lexer({ lineMode });
+  const lexer = new N3Lexer();
   const errors = new WeakMap<Quad, RdfSyntaxError>();
   const checking: RDF.DataFactory = Object.create(factory) as RDF.DataFactory;
   checking.quad = ((subject, predicate, object, graph) => {
@@ -100,9 +103,7 @@ export function n3IriChecks(lineMode: boolean): {
   return { options: { factory: checking, lexer }, invalidIri: (quad) => errors.get(quad) };
 }
 
-const N3_FORMAT_NAMES = { turtle: 'Turtle', trig: 'TriG', ntriples: 'N-Triples', nquads: 'N-Quads' } as const;
-
-let documentCounter = 0;
+const N3_FORMAT_NAMES = { turtle: 'Turtle', trig: 'TriG' } as const;
 
 /**
  * N3.js gives each document its own blank node label space; the JSON-LD and RDF/XML parsers keep
@@ -110,7 +111,7 @@ let documentCounter = 0;
  * This factory prefixes labels per document.
  */
 function scopedBlankNodeFactory(): RDF.DataFactory {
-  const prefix = `d${documentCounter++}_`;
+  const prefix = documentBlankPrefix();
   const scoped = new DataFactory();
   const blankNode = scoped.blankNode.bind(scoped);
   scoped.blankNode = (label?: string) => blankNode(label === undefined ? undefined : prefix + label);

@@ -1,5 +1,6 @@
 /**
- * Reading RDF documents into batches of quads: N3.js for Turtle, TriG, N-Triples and N-Quads,
+ * Reading RDF documents into batches of quads: our own reader for N-Triples and N-Quads
+ * (nquads-batches.ts, the bulk loader's reader too), N3.js for Turtle and TriG,
  * rdfxml-streaming-parser for RDF/XML, jsonld-streaming-parser for JSON-LD. Streams are read with
  * backpressure (at most a few batches wait for the consumer), so a large file never sits in memory.
  * Syntax errors become {@link RdfSyntaxError}s (HTTP 400) with the line, and the column when the
@@ -13,6 +14,7 @@ import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
 import { factory, type Quad, type Term } from '../rdf/index.js';
 import { parseableRdfFormat } from './format-table.js';
+import { readNQuadsBatches } from './nquads-batches.js';
 import type { ParseableRdfFormat } from './serializer.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
 import type { ParserSetup } from './rdf-parser-setup.js';
@@ -25,8 +27,8 @@ export interface N3IriChecks {
 }
 
 /** The IRI checks, loaded with the parsers on first use so that importing this layer stays cheap. */
-export async function loadN3IriChecks(lineMode: boolean): Promise<N3IriChecks> {
-  return (await import('./rdf-parser-setup.js')).n3IriChecks(lineMode) as N3IriChecks;
+export async function loadN3IriChecks(): Promise<N3IriChecks> {
+  return (await import('./rdf-parser-setup.js')).n3IriChecks() as N3IriChecks;
 }
 
 export { rdfFormatForFileName, rdfFormatForMediaType } from './format-table.js';
@@ -73,6 +75,14 @@ type ParserStream = NodeJS.ReadWriteStream & { destroy(error?: Error): unknown }
 export function parseRdf(input: NodeJS.ReadableStream | string, format: ParseableRdfFormat | string, options: ParseRdfOptions = {}): AsyncIterable<Quad[]> {
   const resolved = parseableRdfFormat(format);
   if (resolved === undefined) throw new ProtocolError(`unknown RDF format ${JSON.stringify(format)}`);
+  if (resolved === 'ntriples' || resolved === 'nquads') {
+    return readNQuadsBatches(input, resolved === 'nquads', {
+      graph: options.graph,
+      gzip: options.gzip,
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      skipInvalid: options.skipInvalid,
+    });
+  }
   return readBatches(input, async () => (await import('./rdf-parser-setup.js')).createParser(resolved, options.baseIri), options);
 }
 

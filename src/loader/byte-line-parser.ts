@@ -4,8 +4,9 @@
  * IRI's key is `<iri`, a plain literal's `"lexical`), otherwise built in a small buffer. No strings
  * are made, which is where a string parser spends its time and the collector its effort.
  *
- * Anything out of the ordinary (an escape, invalid UTF-8, a syntax error) answers NEEDS_STRING_PARSER
- * and the caller hands the line to NQuadsLineParser, which resolves escapes and words the error
+ * Anything out of the ordinary (an escape, invalid UTF-8, a non-ASCII blank node label, a directive,
+ * a syntax error) answers NEEDS_STRING_PARSER and the caller hands the line to the reader every other
+ * path uses (formats/nquads-reader.ts, as term keys), which resolves escapes and words the error
  * messages: both must produce the same keys for the same line (byte-line-parser.test.ts).
  */
 import { isUtf8 } from 'node:buffer';
@@ -33,6 +34,8 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const CR = 0x0d;
 const DASH = 0x2d;
+/** The longest subtag of a language tag (BCP 47). */
+const MAX_SUBTAG = 8;
 
 const XSD_STRING = Buffer.from('http://www.w3.org/2001/XMLSchema#string', 'latin1');
 const RDF_LANG_STRING = Buffer.from('http://www.w3.org/1999/02/22-rdf-syntax-ns#langString', 'latin1');
@@ -109,7 +112,7 @@ export class ByteLineParser {
 
   /**
    * @param quads N-Quads (a fourth term names the graph) or N-Triples
-   * @param blankPrefix prepended to blank node labels, as NQuadsLineParser does
+   * @param blankPrefix prepended to blank node labels, as NQuadsReader does
    */
   constructor(
     private readonly quads: boolean,
@@ -237,7 +240,7 @@ export class ByteLineParser {
     return true;
   }
 
-  /** /^[A-Za-z][A-Za-z0-9+.-]*:/, as NQuadsLineParser checks for an absolute IRI. */
+  /** /^[A-Za-z][A-Za-z0-9+.-]*:/, as NQuadsReader checks for an absolute IRI. */
   private hasScheme(start: number, end: number): boolean {
     const line = this.line;
     if (start >= end || !isLetter(line[start])) return false;
@@ -253,20 +256,53 @@ export class ByteLineParser {
     const line = this.line;
     if (line[this.at + 1] !== COLON) throw FALLBACK;
     const start = this.at + 2;
+    // NQuadsReader's BLANK_NODE_LABEL on bytes: it starts with neither '-' nor '.' (nor the few other
+    // characters only a label's rest may hold) and does not end with '.'.
+    if (line[start] === DASH || line[start] === DOT) throw FALLBACK;
     let end = start;
-    let ascii = true;
-    while (end < this.end && isLabelByte(line[end])) {
-      if (line[end] >= 0x80) ascii = false;
-      end++;
+    while (end < this.end) {
+      const c = line[end];
+      if (c < 0x80) {
+        if (!isLabelByte(c)) break;
+        end++;
+        continue;
+      }
+      const length = this.labelCharLength(end, end === start);
+      if (length === 0) break;
+      end += length;
     }
     while (end > start && line[end - 1] === DOT) end--;
     if (end === start) throw FALLBACK;
-    if (!ascii) this.checkUtf8(start, end);
     key.build();
     key.push(UNDERSCORE);
     key.append(this.blankPrefix, 0, this.blankPrefix.length);
     key.append(line, start, end);
     this.at = end;
+  }
+
+  /**
+   * The length in bytes of the non-ASCII character at `at` when it may be in a blank node label
+   * (PN_CHARS; PN_CHARS_U for the first), else 0. Invalid UTF-8 is the reader's (its decoder turns
+   * it into U+FFFD).
+   */
+  private labelCharLength(at: number, first: boolean): number {
+    const line = this.line;
+    const c = line[at];
+    let length: number;
+    let code: number;
+    if (c >= 0xc2 && c <= 0xdf) [length, code] = [2, c & 0x1f];
+    else if (c >= 0xe0 && c <= 0xef) [length, code] = [3, c & 0x0f];
+    else if (c >= 0xf0 && c <= 0xf4) [length, code] = [4, c & 0x07];
+    else throw FALLBACK;
+    if (at + length > this.end) throw FALLBACK;
+    for (let i = 1; i < length; i++) {
+      const next = line[at + i];
+      if ((next & 0xc0) !== 0x80) throw FALLBACK;
+      code = (code << 6) | (next & 0x3f);
+    }
+    if ((length === 3 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) || (length === 4 && (code < 0x10000 || code > 0x10ffff))) throw FALLBACK;
+    if (isLabelStart(code)) return length;
+    return !first && (code === 0xb7 || (code >= 0x300 && code <= 0x36f) || code === 0x203f || code === 0x2040) ? length : 0;
   }
 
   private literal(key: KeyBuffer): void {
@@ -321,17 +357,20 @@ export class ByteLineParser {
     }
   }
 
-  /** @tag"lexical, the tag lower-cased; the tag must match /^[a-zA-Z]+(-[a-zA-Z0-9]+)*$/. */
+  /**
+   * @tag"lexical, the tag lower-cased; the tag must match /^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$/
+   * (a base direction, `--ltr`, is the reader's).
+   */
   private languageTagged(key: KeyBuffer, open: number, close: number): void {
     const line = this.line;
     const tagStart = this.at + 1;
     let tagEnd = tagStart;
     while (tagEnd < this.end && isLetter(line[tagEnd])) tagEnd++;
-    if (tagEnd === tagStart) throw FALLBACK;
+    if (tagEnd === tagStart || tagEnd - tagStart > MAX_SUBTAG) throw FALLBACK;
     while (tagEnd < this.end && line[tagEnd] === DASH) {
       const partStart = ++tagEnd;
       while (tagEnd < this.end && (isLetter(line[tagEnd]) || (line[tagEnd] >= 0x30 && line[tagEnd] <= 0x39))) tagEnd++;
-      if (tagEnd === partStart) throw FALLBACK;
+      if (tagEnd === partStart || tagEnd - partStart > MAX_SUBTAG) throw FALLBACK;
     }
     key.build();
     key.push(AT);
@@ -387,7 +426,25 @@ function isLetter(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
 
-/** NQuadsLineParser's isLabelChar, on bytes (every byte of a multi-byte character is >= 0x80). */
+/** A non-ASCII character of PN_CHARS_BASE (N-Triples' grammar). */
+function isLabelStart(code: number): boolean {
+  return (
+    (code >= 0xc0 && code <= 0xd6) ||
+    (code >= 0xd8 && code <= 0xf6) ||
+    (code >= 0xf8 && code <= 0x2ff) ||
+    (code >= 0x370 && code <= 0x37d) ||
+    (code >= 0x37f && code <= 0x1fff) ||
+    (code >= 0x200c && code <= 0x200d) ||
+    (code >= 0x2070 && code <= 0x218f) ||
+    (code >= 0x2c00 && code <= 0x2fef) ||
+    (code >= 0x3001 && code <= 0xd7ff) ||
+    (code >= 0xf900 && code <= 0xfdcf) ||
+    (code >= 0xfdf0 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0xeffff)
+  );
+}
+
+/** An ASCII character of a blank node label: a letter, a digit, `_`, `:`, `-` or `.`. */
 function isLabelByte(c: number): boolean {
-  return c > SPACE && c !== LT && c !== QUOTE && c !== 44 && c !== 59 && c !== 40 && c !== 41 && c !== 91 && c !== 93 && c !== 123 && c !== 125 && c !== HASH;
+  return isLetter(c) || (c >= 0x30 && c <= 0x39) || c === UNDERSCORE || c === COLON || c === DASH || c === DOT;
 }

@@ -54,7 +54,7 @@ function addQuad(job: ParseJob, builder: StatementBuilder, quad: Quad): void {
 
 /** Turtle and TriG through N3.js directly: its errors carry the token's column, which parseRdf drops. */
 async function parseTurtle(job: ParseJob, builder: StatementBuilder, source: SourceStreams): Promise<void> {
-  const checked = await loadN3IriChecks(false);
+  const checked = await loadN3IriChecks();
   const parser = new StreamParser({ format: job.format === 'trig' ? 'TriG' : 'Turtle', baseIRI: job.baseIri, ...checked.options } as never);
   source.decompressed().pipe(parser as unknown as NodeJS.WritableStream);
   try {

@@ -5,8 +5,9 @@
  * reading pauses meanwhile, so memory stays flat however large the file.
  *
  * N-Triples and N-Quads are read as bytes (byte-line-parser.ts) into a byte-keyed term map
- * (byte-term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the string
- * parser (nquads-line-parser.ts), whose keys join the same map.
+ * (byte-term-table.ts); a line the byte parser leaves alone (escapes, errors) goes through the
+ * N-Triples / N-Quads reader every other reading uses (formats/nquads-reader.ts), as term keys,
+ * which join the same map.
  *
  * Both fast paths of this worker have a switch, read here only, for comparison (file-loader.test.ts
  * loads the same files both ways) or if one of them is ever suspected: QUIVER_BYTE_LINES=0 sends
@@ -20,7 +21,8 @@ import { createGunzip } from 'node:zlib';
 import { Transform } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteLineParser, NEEDS_STRING_PARSER, STATEMENT, type KeyBuffer } from './byte-line-parser.js';
-import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
+import { NQuadsReader, TERM_KEYS } from '../formats/index.js';
+import { RdfSyntaxError } from '../formats/index.js';
 import type { AckMessage, ParseJob, ParseWorkerMessage } from './parse-messages.js';
 import { hashTermKeyBytes, hashTermKeysWords } from '../store/index.js';
 import { TermTable, copyBytes, hashKey, viewOf } from './byte-term-table.js';
@@ -317,7 +319,7 @@ const NEWLINE = 0x0a;
 /** Reads whole lines: each through the byte parser, or the string parser when it must. */
 class LineReader {
   private readonly bytes = new ByteLineParser(job.format === 'nquads', job.blankPrefix);
-  private readonly strings = new NQuadsLineParser(job.format === 'nquads', job.blankPrefix, job.graphKey);
+  private readonly strings = new NQuadsReader(TERM_KEYS, { quads: job.format === 'nquads', blankPrefix: job.blankPrefix, defaultGraph: job.graphKey });
   private line = 0;
 
   constructor(private readonly builder: BatchBuilder) {}
@@ -341,7 +343,7 @@ class LineReader {
     try {
       this.strings.parseLine(text, this.builder.add);
     } catch (error) {
-      if (!(error instanceof LineSyntaxError) || !job.lenient) throw error;
+      if (!(error instanceof RdfSyntaxError) || !job.lenient) throw error;
       this.builder.skip(error.message);
     }
   }

@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NQuadsLineParser, LineSyntaxError } from './nquads-line-parser.js';
+import { DEFAULT_GRAPH_KEY, NQuadsReader, TERM_KEYS } from './nquads-reader.js';
+import { RdfSyntaxError } from './rdf-syntax-error.js';
+
+/** A reader of term keys, as the bulk loader uses it. */
+function keyReader(quads: boolean): NQuadsReader<string> {
+  return new NQuadsReader(TERM_KEYS, { quads, blankPrefix: 'f_', defaultGraph: DEFAULT_GRAPH_KEY });
+}
 
 function parse(line: string, quads = true): string[] {
   const out: string[] = [];
-  new NQuadsLineParser(quads, 'f_').parseLine(line, (s, p, o, g) => out.push(s, p, o, g));
+  keyReader(quads).parseLine(line, (s, p, o, g) => out.push(s, p, o, g));
   return out;
 }
 
@@ -29,11 +35,11 @@ test('escapes are resolved in literals and IRIs', () => {
 });
 
 test('errors carry line and column; N-Triples refuses a graph term', () => {
-  const parser = new NQuadsLineParser(false, 'f_');
+  const parser = keyReader(false);
   parser.parseLine('<http://a/s> <http://a/p> <http://a/o> .', () => undefined);
   assert.throws(
     () => parser.parseLine('<http://a/s> <http://a/p> <http://a/o> <http://a/g> .', () => undefined),
-    (error: unknown) => error instanceof LineSyntaxError && error.line === 2 && error.column === 40,
+    (error: unknown) => error instanceof RdfSyntaxError && error.line === 2 && error.column === 40,
   );
   assert.throws(() => parse('<s> <http://a/p> "x" .'), /relative IRI/);
   assert.throws(() => parse('<http://a/s> <http://a/p> "x" ', false), /expected '\.'/);
