@@ -127,7 +127,7 @@ _:x :q :o .
   }
 });
 
-/** N-Quads lines of every kind of term the byte parser reads or hands on, and keys of every length modulo 4. */
+/** N-Quads lines of every kind of term the byte parser reads or hands on, and keys of every length modulo 4; a byte order mark first. */
 function termVariety(): string {
   const ex = (name: string) => `<http://example.org/${name}>`;
   const objects = [
@@ -151,7 +151,8 @@ function termVariety(): string {
     '<http://example.org/é>',
     `<<( ${ex('s')} ${ex('p')} "inner" )>>`,
   ];
-  const lines = ['# a comment', ''];
+  // A byte order mark and a VERSION directive: read past, by the worker and by the reader.
+  const lines = ['\ufeffVERSION "1.2"', '# a comment', ''];
   objects.forEach((object, i) => {
     lines.push(`${ex(`s${i}`)} ${ex('p')} ${object} .`);
     lines.push(`_:b${i % 3} ${ex('q')} ${object} ${ex(`g${i % 2}`)} .`);

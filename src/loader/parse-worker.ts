@@ -289,9 +289,15 @@ async function parseLines(builder: BatchBuilder): Promise<void> {
   const lines = new LineReader(builder);
   /** The start of a line that the previous chunks did not finish. */
   let rest: Buffer | undefined;
+  let first = true;
   for await (const data of decompressed(openSource(builder))) {
     const chunk = data as Buffer;
     let from = 0;
+    // A byte order mark before the first line is read past, as parseRdf does (nquads-batches.ts).
+    if (first && chunk.length > 0) {
+      first = false;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) from = 3;
+    }
     if (rest !== undefined) {
       // Only the line across the chunk boundary is copied together, not the whole chunk.
       const first = chunk.indexOf(NEWLINE);
