@@ -264,6 +264,16 @@ export class NQuadsReader<T> {
     const end = text.indexOf('>', start);
     if (end < 0) this.fail('unterminated IRI');
     let value = text.slice(start, end);
+    // Most IRIs pass the full check at once (it refuses what the grammar does, `\` too): only the
+    // others are looked at character by character, for their escapes or the error's wording.
+    if (iriSyntaxError(value) !== undefined) value = this.unusualIri(value, start);
+    this.at = end + 1;
+    return value;
+  }
+
+  /** An IRI that is not valid as written: its escapes resolved, or the error it holds. */
+  private unusualIri(written: string, start: number): string {
+    let value = written;
     for (let i = 0; i < value.length; i++) {
       const c = value.charCodeAt(i);
       if (c <= SPACE || c === LT || c === QUOTE || c === 123 || c === 125 || c === 124 || c === CARET || c === 96) {
@@ -286,7 +296,6 @@ export class NQuadsReader<T> {
       if (this.skipInvalidIri === undefined) this.fail(message);
       this.invalidIri ??= new RdfSyntaxError(message, this.line);
     }
-    this.at = end + 1;
     return value;
   }
 
