@@ -105,6 +105,25 @@ test('a consumer that stops leaves the caller’s stream alone (not destroyed)',
   input.destroy();
 });
 
+test('reading is pulled by the consumer: a chunk is read only when the batches before it are taken', async () => {
+  const chunks = 1000;
+  let pulled = 0;
+  const input = Readable.from(
+    (function* () {
+      for (let i = 0; i < chunks; i++) {
+        pulled++;
+        yield Buffer.from(`<http://example.org/s${i}> <http://example.org/p> "${i}" .\n`);
+      }
+    })(),
+  );
+  const batches = parseRdf(input, 'ntriples', { batchSize: 10 })[Symbol.asyncIterator]();
+  await batches.next();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  // The stream's own buffer reads ahead (its high-water mark), the reader no further.
+  assert.ok(pulled < 100, `${pulled} chunks read for one batch of 10`);
+  await batches.return?.();
+});
+
 /** The RDF 1.2 N-Triples and N-Quads suites, where the shared test suites are present. */
 const RDF12 = fileURLToPath(new URL('../../../../shared/rdf-tests/rdf/rdf12/', import.meta.url));
 const RDF12_FOLDERS = ['rdf-n-triples/syntax', 'rdf-n-triples/c14n', 'rdf-n-quads/syntax', 'rdf-n-quads/c14n'];
