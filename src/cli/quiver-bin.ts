@@ -24,6 +24,10 @@ const COMMANDS: CommandTable = {
 };
 
 function cachedCommand(name: 'queryCommand' | 'updateCommand'): Command {
+  // lmdb loads msgpackr, which loads its native string extractor (msgpackr-extract, found by
+  // node-gyp-build) unless told not to: some 10 ms of a one-shot command, for a codec whose strings
+  // the store never decodes (its databases are all binary-encoded). A user's own setting stands.
+  process.env['MSGPACKR_NATIVE_ACCELERATION_DISABLED'] ??= 'true';
   const loaded = requireWithCodeCache<typeof import('./run-commands.js')>(join(__dirname, 'quiver-run.cjs'), codeCacheDir(process.env));
   return async (args, env) => {
     const code = await loaded.exports[name](args, env);
