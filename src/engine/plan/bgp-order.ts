@@ -154,6 +154,13 @@ export function constantCount(p: OrderedPattern, ctx: ExecContext, counts: Patte
   return counts.count(s, pr, o, g);
 }
 
+/**
+ * Rows the pattern gives per solution of what precedes it. A subject bound by an earlier pattern
+ * selects one of the predicate's distinct subjects: its share is count / distinct subjects of that
+ * predicate (the object likewise), from the store's per-predicate figures where it has them; the
+ * store-wide distinct counts, far off for a predicate whose subjects are few (issue 23), are the
+ * fall-back for a predicate without figures, a variable predicate, and stores written before them.
+ */
 function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySet<number>, ctx: ExecContext): number {
   const sVar = isBoundVariable(p.s, bound);
   const pVar = isBoundVariable(p.p, bound);
@@ -161,9 +168,14 @@ function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySe
   if ((sVar || p.s.kind === 'id') && (pVar || p.p.kind === 'id') && (oVar || p.o.kind === 'id')) return Math.min(base, 0.5);
   if (!sVar && !oVar && !pVar) return base;
   const stats = ctx.statistics();
+  const predicate = p.p.kind === 'id' ? p.p.id : 0;
+  const subjects = sVar && predicate !== 0 ? stats.predicateSubjects?.get(predicate) : undefined;
+  const objects = oVar && predicate !== 0 ? stats.predicateObjects?.get(predicate) : undefined;
   let est = base;
-  if (sVar) est /= Math.max(1, Math.min(est, stats.distinctSubjects));
-  if (oVar) est /= Math.max(1, Math.min(est, stats.distinctObjects));
+  if (subjects !== undefined) est /= subjects;
+  else if (sVar) est /= Math.max(1, Math.min(est, stats.distinctSubjects));
+  if (objects !== undefined) est /= objects;
+  else if (oVar) est /= Math.max(1, Math.min(est, stats.distinctObjects));
   if (pVar) est /= Math.max(1, stats.predicateCounts.size);
   return est;
 }
