@@ -89,7 +89,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly firstNewId: TermId;
   private nextId: TermId;
   private readonly newTermIds = new BoundedMap<string, TermId>(NEW_TERMS_CACHE_SIZE);
-  private readonly counts = new PendingCounts(this.context.dbs, this.reads);
+  private readonly counts = new PendingCounts(this.context.dbs, this.reads, (p) => this.predicateQuads(p));
   private readonly knownGraphs = new Set<TermId>();
   private readonly subjects: DistinctTracker;
   private readonly objects: DistinctTracker;
@@ -354,6 +354,11 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (this.rangeHasQuads(inDefault)) return true;
     const inNamed = position === S ? rangeFor(id, ANY, ANY, ANY) : rangeFor(ANY, ANY, id, ANY);
     return this.rangeHasQuads(inNamed);
+  }
+
+  /** The subject and object of every quad with the predicate, default graph and named graphs. */
+  private *predicateQuads(p: TermId): Iterable<readonly [TermId, TermId]> {
+    for (const g of [DEFAULT_GRAPH_ID, ANY]) for (const quad of this.scan(ANY, p, ANY, g)) yield [quad[0], quad[2]] as const;
   }
 
   private ensureGraph(g: TermId): void {

@@ -133,6 +133,36 @@ test('per-predicate distinct subjects and objects follow adds, removes, clears a
   });
 });
 
+test('after removals the figures hold as upper bounds, until the removed quads pass half of those left: then they are rebuilt', async () => {
+  await withStore(async (store, path) => {
+    store.write((w) => {
+      for (const q of skewedQuads(internAll(w), 1)) w.add(...q);
+    });
+    const subjectsOf = (): number => {
+      const reader = store.reader();
+      try {
+        return reader.statistics().predicateSubjects!.get(reader.idOf(namedNode('http://example.org/p0'))!)!;
+      } finally {
+        reader.release();
+      }
+    };
+    const first = subjectsOf();
+    assert.ok(Math.abs(first - 2000) < 300, `${first}`);
+    // p0 has one quad per subject: 200 removed per transaction take 200 subjects away.
+    for (let round = 1; round <= 4; round++) {
+      store.write((w) => {
+        const p0 = internAll(w)('p0');
+        const quads = allQuads(w).filter((q) => q[1] === p0);
+        for (const q of quads.slice(0, 200)) w.remove(...q);
+      });
+      const left = 2000 - 200 * round;
+      if (round < 4) assert.equal(subjectsOf(), Math.min(first, left), `round ${round}: ${200 * round} removed, ${left} left`);
+      else assert.ok(Math.abs(subjectsOf() - left) < left * 0.15, `rebuilt after 800 removed of 2000: ${subjectsOf()} for ${left}`);
+      await assertConsistent(path, `round ${round}`);
+    }
+  });
+});
+
 test('a bulk add, a load into a store with data and a staged load give the figures adds do', async () => {
   await withStore(async (store, path) => {
     // Into an empty store (a staged load), then into one with data (addAll, in one transaction).

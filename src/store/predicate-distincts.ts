@@ -11,6 +11,13 @@
  * after the predicate's quad count in the `predicates` database (statistics.ts), where readers find
  * them without touching the sketches.
  *
+ * Removals: a sketch cannot forget a term, so after removals it over-counts. The entry also counts
+ * the quads removed since the sketches were built from exactly the predicate's quads; once they pass
+ * half of the quads left, the writer builds the sketches anew from those (a scan of the predicate's
+ * quads, in the transaction that removed them): the scan reads fewer quads than the removals since
+ * the last rebuild took away, so it at most doubles their cost, and the figures stay within a factor
+ * of about 1.5 of what a rebuild would give.
+ *
  * A predicate has the figures exactly when its `predicates` entry carries them. Stores written before
  * have 8-byte entries (the count alone), and a process of that version rewrites a predicate's entry
  * in that form, without updating its sketches: such a predicate is not kept (`null`), its entry stays
@@ -33,7 +40,17 @@ interface PredicateSketches {
 }
 
 /** What the writer knows of one predicate's distinct terms, for its `predicates` entry. */
-export type PredicateDistinctFigures = { subjects: number; objects: number } | undefined;
+export type PredicateDistinctFigures =
+  | {
+      subjects: number;
+      objects: number;
+      /** Quads removed since the sketches were built from exactly the predicate's quads. */
+      removed: number;
+    }
+  | undefined;
+
+/** The subject and object of each quad of a predicate, in every graph: what its sketches are rebuilt from. */
+export type PredicateQuads = (p: TermId) => Iterable<readonly [TermId, TermId]>;
 
 export class PredicateDistincts {
   /** Loaded on a predicate's first new quad; null: not kept for it (see the header). */
@@ -68,19 +85,37 @@ export class PredicateDistincts {
   }
 
   /**
-   * Writes the predicate's sketches if they changed, and answers the figures its entry is to carry:
-   * the sketches' estimates, those its entry carries now (`stored`, when this writer did not load
-   * them: only removals touched the predicate), or undefined when the predicate is not kept.
+   * Writes the predicate's sketches if they changed, and answers the figures its entry is to carry
+   * (undefined when the predicate is not kept): `stored`, those its entry carries now, serve when
+   * this writer did not load the sketches (only removals touched the predicate). `removals`: quads
+   * of the predicate this writer removed since its last flush; `count`: the quads it has now.
    */
-  settle(p: TermId, stored: PredicateDistinctFigures): PredicateDistinctFigures {
-    const entry = this.byPredicate.get(p);
-    if (entry === undefined) return stored;
-    if (entry === null || !this.sketches) return undefined;
+  settle(p: TermId, stored: PredicateDistinctFigures, removals: number, count: number, quadsOf: PredicateQuads): PredicateDistinctFigures {
+    let entry = this.byPredicate.get(p);
+    if (entry === null || !this.sketches || (entry === undefined && !stored)) return undefined;
+    let removed = (stored?.removed ?? 0) + removals;
+    if (removed * 2 > count) {
+      entry = this.rebuild(p, quadsOf);
+      removed = 0;
+    } else if (entry === undefined) return { ...stored!, removed };
     if (entry.changed) {
       this.sketches.putSync(p, encodeSketchPair(entry.subjects, entry.objects));
       entry.changed = false;
     }
-    return { subjects: entry.subjects.estimate(), objects: entry.objects.estimate() };
+    return { subjects: entry.subjects.estimate(), objects: entry.objects.estimate(), removed };
+  }
+
+  /** Sketches of the predicate's quads as they are now. */
+  private rebuild(p: TermId, quadsOf: PredicateQuads): PredicateSketches {
+    const entry: PredicateSketches = { subjects: new DistinctSketch(), objects: new DistinctSketch(), changed: true };
+    for (const [s, o] of quadsOf(p)) {
+      entry.subjects.add(s);
+      entry.objects.add(o);
+    }
+    this.byPredicate.set(p, entry);
+    this.lastPredicate = 0;
+    this.last = null;
+    return entry;
   }
 
   /** The predicate has no quads left: its sketches go, and a quad added later starts them anew. */
@@ -110,9 +145,12 @@ export class PredicateDistincts {
   }
 }
 
-/** Bytes of a `predicates` entry: the quad count, then (when kept) distinct subjects and objects, float64 big-endian each. */
+/**
+ * Bytes of a `predicates` entry: the quad count, then (when kept) distinct subjects, distinct objects
+ * and the quads removed since the sketches were rebuilt, float64 big-endian each.
+ */
 const COUNT_BYTES = 8;
-const FIGURES_BYTES = 24;
+const FIGURES_BYTES = 32;
 
 /** Whether a `predicates` entry carries the distinct figures. */
 export function carriesDistincts(entry: Uint8Array): boolean {
@@ -127,6 +165,7 @@ export function encodePredicateEntry(count: number, figures: PredicateDistinctFi
   if (figures) {
     bytes.writeDoubleBE(figures.subjects, 8);
     bytes.writeDoubleBE(figures.objects, 16);
+    bytes.writeDoubleBE(figures.removed, 24);
   }
   return bytes;
 }
@@ -135,5 +174,5 @@ export function encodePredicateEntry(count: number, figures: PredicateDistinctFi
 export function decodePredicateFigures(entry: Uint8Array): PredicateDistinctFigures {
   if (!carriesDistincts(entry)) return undefined;
   const view = Buffer.from(entry.buffer, entry.byteOffset, FIGURES_BYTES);
-  return { subjects: view.readDoubleBE(8), objects: view.readDoubleBE(16) };
+  return { subjects: view.readDoubleBE(8), objects: view.readDoubleBE(16), removed: view.readDoubleBE(24) };
 }

@@ -13,7 +13,14 @@
 import { DEFAULT_GRAPH_ID, FIRST_TERM_ID, type StoreStatistics, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
-import { PredicateDistincts, decodePredicateFigures, encodePredicateEntry, type PredicateDistinctFigures, type SketchDatabase } from './predicate-distincts.js';
+import {
+  PredicateDistincts,
+  decodePredicateFigures,
+  encodePredicateEntry,
+  type PredicateDistinctFigures,
+  type PredicateQuads,
+  type SketchDatabase,
+} from './predicate-distincts.js';
 
 export type MetaDatabase = KvDatabase<string, Uint8Array>;
 export type CountDatabase = KvDatabase<number, Uint8Array>;
@@ -137,6 +144,8 @@ export class PendingCounts {
   distinctObjects = 0;
   readonly graphs = new Map<TermId, number>();
   readonly predicates = new Map<TermId, number>();
+  /** Quads removed per predicate (a remove and a re-add leave the count, not this). */
+  private readonly removals = new Map<TermId, number>();
   /** Each predicate's distinct subjects and objects (written at flush too). */
   private readonly distincts: PredicateDistincts;
   /**
@@ -146,7 +155,12 @@ export class PendingCounts {
    */
   private touched = false;
 
-  constructor(dbs: StatisticsDatabases, reads: SnapshotReads) {
+  constructor(
+    dbs: StatisticsDatabases,
+    reads: SnapshotReads,
+    /** A predicate's quads, to rebuild its sketches from after many removals. */
+    private readonly quadsOf: PredicateQuads,
+  ) {
     this.distincts = new PredicateDistincts(dbs.predicates, dbs.predicateSketches, reads);
   }
 
@@ -162,6 +176,7 @@ export class PendingCounts {
     if (g === DEFAULT_GRAPH_ID) this.defaultGraph += delta;
     else this.graphs.set(g, (this.graphs.get(g) ?? 0) + delta);
     this.predicates.set(p, (this.predicates.get(p) ?? 0) + delta);
+    if (delta < 0) this.removals.set(p, (this.removals.get(p) ?? 0) - delta);
   }
 
   /** Writes the changes (and the next free ID) and starts over from zero. */
@@ -181,12 +196,15 @@ export class PendingCounts {
     this.quads = this.defaultGraph = this.distinctSubjects = this.distinctObjects = 0;
     this.graphs.clear();
     this.predicates.clear();
+    this.removals.clear();
   }
 
   /** Predicates whose count or sketches changed. */
   private changedPredicates(): Set<TermId> {
     const changed = new Set<TermId>(this.distincts.changedPredicates());
     for (const [p, delta] of this.predicates) if (delta !== 0) changed.add(p);
+    // Removed and re-added: the count is as it was, the sketches may be due a rebuild.
+    for (const p of this.removals.keys()) changed.add(p);
     return changed;
   }
 
@@ -199,7 +217,8 @@ export class PendingCounts {
       this.distincts.forget(p);
       return;
     }
-    dbs.predicates.putSync(p, encodePredicateEntry(count, this.distincts.settle(p, stored)));
+    const figures = this.distincts.settle(p, stored, this.removals.get(p) ?? 0, count, this.quadsOf);
+    dbs.predicates.putSync(p, encodePredicateEntry(count, figures));
   }
 
   /** Forgets pending changes of a graph that is being dropped. */
