@@ -5,8 +5,8 @@
  *
  * meta: string key -> float64 (big-endian); graphs: ID -> float64 quad count; predicates: ID ->
  * float64 quad count, followed, for a predicate whose distinct subjects and objects are kept, by those
- * two estimates (predicate-distincts.ts; an entry of the count alone is what older versions wrote, and
- * they read the count of either). predicateSketches: ID -> the sketches behind the estimates, read by
+ * two estimates and the quads removed since its sketches were rebuilt (predicate-distincts.ts; an
+ * entry of the count alone is what older versions wrote, and they read the count of either). predicateSketches: ID -> the sketches behind the estimates, read by
  * the writer only. A named graph exists exactly when it has an entry in graphs (an empty graph has
  * count 0).
  */
