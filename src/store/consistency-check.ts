@@ -2,7 +2,10 @@
  * A full check of a store's invariants, for tests and diagnosis (it reads everything; keep it off any
  * hot path): the indexes of each family hold the same quads, every quad's terms are in the dictionary
  * (triple terms' keys parse, parts and all) and in the positions RDF 1.2 allows them, the dictionary's two sides are inverse and without duplicate
- * terms, the ID counter is past every ID, and the statistics match the data.
+ * terms, the ID counter is past every ID, and the statistics match the data. A predicate's distinct
+ * subject and object figures are estimates from sketches that removals do not shrink: its stored
+ * sketches must cover (register by register) the ones its quads give, and its figures must be their
+ * estimates; a predicate without figures (written by an older version) is sound as it is.
  *
  * Reads one snapshot through its own read-only LMDB handle; the store may be open elsewhere.
  */
@@ -12,6 +15,8 @@ import { DEFAULT_GRAPH_ID, FIRST_TERM_ID } from './quad-store.js';
 import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, type IndexLayout } from './index-layout.js';
 import { dictionaryKeyOf } from './term-dictionary.js';
 import { META, decodeCount } from './statistics.js';
+import { DistinctSketch, decodeSketchPair } from './distinct-sketch.js';
+import { decodePredicateFigures } from './predicate-distincts.js';
 
 export interface StoreCheck {
   /** What is wrong, the first `limit` findings; empty when the store is sound. */
@@ -79,6 +84,7 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     const graphCounts = new Map<number, number>();
     const subjects = new Set<number>();
     const objects = new Set<number>();
+    const sketches = new Map<number, [DistinctSketch, DistinctSketch]>();
     let quads = 0;
     let defaultQuads = 0;
     for (const family of [DEFAULT_INDEXES, [...GRAPH_FIRST_INDEXES, ...GRAPH_LAST_INDEXES]]) {
@@ -98,6 +104,10 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
         else defaultQuads++;
         subjects.add(s);
         objects.add(o);
+        let sketch = sketches.get(p);
+        if (!sketch) sketches.set(p, (sketch = [new DistinctSketch(), new DistinctSketch()]));
+        sketch[0].add(s);
+        sketch[1].add(o);
         quads++;
       }
       for (const layout of family.slice(1)) {
@@ -121,9 +131,34 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     expect('distinctSubjects', metaCount(META.distinctSubjects), subjects.size);
     expect('distinctObjects', metaCount(META.distinctObjects), objects.size);
     const storedPredicates = new Map<number, number>();
-    for (const { key, value } of uint32('predicates').getRange({})) storedPredicates.set(key as unknown as number, decodeCount(value as Uint8Array));
+    const storedFigures = new Map<number, { subjects: number; objects: number }>();
+    for (const { key, value } of uint32('predicates').getRange({})) {
+      storedPredicates.set(key as unknown as number, decodeCount(value as Uint8Array));
+      const figures = decodePredicateFigures(value as Uint8Array);
+      if (figures) storedFigures.set(key as unknown as number, figures);
+    }
     for (const p of new Set([...storedPredicates.keys(), ...predicateCounts.keys()]))
       expect(`the count of predicate ${termOf(p) ?? p}`, storedPredicates.get(p) ?? 0, predicateCounts.get(p) ?? 0);
+    // A store written before the sketches has no such database, and no figures either.
+    const hasSketches = [...env.getKeys({})].includes('predicateSketches');
+    if (storedFigures.size > 0 && !hasSketches) problem('predicates carry distinct figures, but there is no predicateSketches database');
+    if (hasSketches) {
+      const storedSketches = uint32('predicateSketches');
+      for (const [p, figures] of storedFigures) {
+        const found = storedSketches.getBinary(p);
+        const pair = found === undefined ? undefined : decodeSketchPair(found);
+        const name = `predicate ${termOf(p) ?? p}`;
+        if (!pair) {
+          problem(`${name} carries distinct figures, but no readable sketches`);
+          continue;
+        }
+        const actual = sketches.get(p);
+        if (actual && !pair[0].covers(actual[0])) problem(`the subject sketch of ${name} misses subjects its quads have`);
+        if (actual && !pair[1].covers(actual[1])) problem(`the object sketch of ${name} misses objects its quads have`);
+        expect(`the distinct subjects of ${name}`, figures.subjects, pair[0].estimate());
+        expect(`the distinct objects of ${name}`, figures.objects, pair[1].estimate());
+      }
+    }
     const storedGraphs = new Map<number, number>();
     for (const { key, value } of uint32('graphs').getRange({})) storedGraphs.set(key as unknown as number, decodeCount(value as Uint8Array));
     for (const [g, count] of graphCounts) expect(`the count of graph ${termOf(g) ?? g}`, storedGraphs.get(g) ?? -1, count);

@@ -37,16 +37,19 @@ function bruteForceStatistics(store: QuadStore): Omit<StoreStatistics, 'termCoun
 
 function assertStatistics(store: QuadStore, label: string): StoreStatistics {
   const reader = store.reader();
-  const { termCount, ...kept } = reader.statistics();
+  const { termCount, predicateSubjects, predicateObjects, ...kept } = reader.statistics();
   reader.release();
   const sorted = (m: ReadonlyMap<TermId, number>) => [...m].sort((a, b) => a[0] - b[0]);
+  // Their values are estimates, compared with brute force in predicate-distincts.test.ts.
+  assert.deepEqual([...(predicateSubjects?.keys() ?? [])].sort(), [...kept.predicateCounts.keys()].sort(), `${label}: subjects of every predicate`);
+  assert.deepEqual([...(predicateObjects?.keys() ?? [])].sort(), [...kept.predicateCounts.keys()].sort(), `${label}: objects of every predicate`);
   const expected = bruteForceStatistics(store);
   assert.deepEqual(
     { ...kept, graphCounts: sorted(kept.graphCounts), predicateCounts: sorted(kept.predicateCounts) },
     { ...expected, graphCounts: sorted(expected.graphCounts), predicateCounts: sorted(expected.predicateCounts) },
     label,
   );
-  return { termCount, ...kept };
+  return { termCount, predicateSubjects, predicateObjects, ...kept };
 }
 
 test('statistics follow adds, removes, clears and drops, and survive a reopen', async () => {

@@ -23,7 +23,7 @@ import { recoverInterruptedLoad, startStagedLoad, storeLooksEmpty, type StagedLo
 import { StoreLock } from './store-lock.js';
 import { WriteCheckpoints } from './write-checkpoints.js';
 
-/** 9 indexes + dictionary (2) + meta, graphs, predicates, with room to grow. */
+/** 9 indexes + dictionary (2) + meta, graphs, predicates, predicateSketches, with room to grow. */
 const MAX_DATABASES = 32;
 /** Concurrent read snapshots over all threads and processes (LMDB's default is 126). */
 const MAX_READERS = 1024;
@@ -212,6 +212,8 @@ function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
       meta: env.openDB({ name: 'meta', encoding: 'binary' }) as never,
       graphs: env.openDB({ name: 'graphs', ...uint32Keys }) as never,
       predicates: env.openDB({ name: 'predicates', ...uint32Keys }) as never,
+      // Created by the first writable open of a store written before it (no format change: see statistics.ts).
+      predicateSketches: readOnly ? undefined : (env.openDB({ name: 'predicateSketches', ...uint32Keys }) as never),
     };
   } catch (error) {
     if (readOnly) throw new Error(`not a Quiver store (or not initialized yet): ${(error as Error).message}`, { cause: error });

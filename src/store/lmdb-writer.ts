@@ -9,7 +9,9 @@
  * Distinct subjects/objects are kept exact: a term becomes a distinct subject when its first quad as
  * subject arrives (no read needed for a term created in this transaction; one prefix probe of SPO
  * and SPOG for an older term, once per transaction), and stops being one when a removal leaves no quad
- * with it as subject, which is probed once per term at flush.
+ * with it as subject, which is probed once per term at flush. Per predicate, distinct subjects and
+ * objects are sketched instead (predicate-distincts.ts): exact ones would cost an index probe per
+ * new quad, which a bulk load cannot afford.
  */
 import type { Term } from '../rdf/index.js';
 import { ANY, DEFAULT_GRAPH_ID, FIRST_TERM_ID, QUERY_LOCAL_ID_BASE, type QuadIds, type StoreStatistics, type StoreWriter, type TermId } from './quad-store.js';
@@ -87,7 +89,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly firstNewId: TermId;
   private nextId: TermId;
   private readonly newTermIds = new BoundedMap<string, TermId>(NEW_TERMS_CACHE_SIZE);
-  private readonly counts = new PendingCounts();
+  private readonly counts = new PendingCounts(this.context.dbs, this.reads, (p) => this.predicateQuads(p));
   private readonly knownGraphs = new Set<TermId>();
   private readonly subjects: DistinctTracker;
   private readonly objects: DistinctTracker;
@@ -222,7 +224,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (!this.put(indexes[0], s, p, o, g, true)) return false;
     for (let i = 1; i < indexes.length; i++) this.put(indexes[i], s, p, o, g, false);
     if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
-    this.counts.countQuad(p, g, 1);
+    this.counts.countNewQuad(s, p, o, g);
     this.counts.distinctSubjects += newSubject;
     this.counts.distinctObjects += newObject;
     return true;
@@ -288,7 +290,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     for (let at = first * 4; at < (first + added) * 4; at += 4) {
       const g = fresh[at + 3];
       if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
-      this.counts.countQuad(fresh[at + 1], g, 1);
+      this.counts.countNewQuad(fresh[at], fresh[at + 1], fresh[at + 2], g);
     }
   }
 
@@ -352,6 +354,11 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     if (this.rangeHasQuads(inDefault)) return true;
     const inNamed = position === S ? rangeFor(id, ANY, ANY, ANY) : rangeFor(ANY, ANY, id, ANY);
     return this.rangeHasQuads(inNamed);
+  }
+
+  /** The subject and object of every quad with the predicate, default graph and named graphs. */
+  private *predicateQuads(p: TermId): Iterable<readonly [TermId, TermId]> {
+    for (const g of [DEFAULT_GRAPH_ID, ANY]) for (const quad of this.scan(ANY, p, ANY, g)) yield [quad[0], quad[2]] as const;
   }
 
   private ensureGraph(g: TermId): void {

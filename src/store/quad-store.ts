@@ -40,6 +40,13 @@ export interface StoreStatistics {
   /** Distinct subjects and objects over the whole store (estimates are acceptable). */
   distinctSubjects: number;
   distinctObjects: number;
+  /**
+   * Per predicate ID, distinct subjects (objects) of its quads over all graphs: estimates, at least 1
+   * and at most the predicate's count. A predicate missing from a map (or a store without the maps)
+   * has no such figure; use the store-wide ones then.
+   */
+  predicateSubjects?: ReadonlyMap<TermId, number>;
+  predicateObjects?: ReadonlyMap<TermId, number>;
   /** Number of terms in the dictionary. */
   termCount: number;
 }

@@ -234,7 +234,23 @@ async function loadInStages(store: LmdbQuadStore, options: { failAt?: number; du
 async function databaseContents(dir: string): Promise<Record<string, string[]>> {
   const env = open({ path: dir, maxDbs: 32, readOnly: true });
   try {
-    const names = ['spo', 'pos', 'osp', 'gspo', 'gpos', 'gosp', 'spog', 'posg', 'ospg', 'id2term', 'term2id', 'meta', 'graphs', 'predicates'];
+    const names = [
+      'spo',
+      'pos',
+      'osp',
+      'gspo',
+      'gpos',
+      'gosp',
+      'spog',
+      'posg',
+      'ospg',
+      'id2term',
+      'term2id',
+      'meta',
+      'graphs',
+      'predicates',
+      'predicateSketches',
+    ];
     const contents: Record<string, string[]> = {};
     for (const name of names) {
       const db = env.openDB({ name, encoding: 'binary', keyEncoding: 'binary', dupSort: name === 'term2id' });

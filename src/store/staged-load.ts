@@ -197,7 +197,7 @@ function removeStaleLoadRuns(context: StoreContext): void {
 function clearStore(context: StoreContext): void {
   const dbs = context.dbs;
   for (const db of dbs.indexes.values()) db.clearSync();
-  for (const db of [dbs.idToTerm, dbs.termToId, dbs.meta, dbs.graphs, dbs.predicates]) db.clearSync();
+  for (const db of [dbs.idToTerm, dbs.termToId, dbs.meta, dbs.graphs, dbs.predicates, dbs.predicateSketches]) db?.clearSync();
   dbs.meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));
   context.termsById.clear();
   context.idsByKey.clear();

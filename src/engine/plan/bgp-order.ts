@@ -62,13 +62,14 @@ export function joinOrder(
   for (let i = 0; i < patterns.length; i++) remaining.push(i);
   const order: number[] = [];
   const boundNow = new Set(bound);
+  const domains: Domains = new Map();
   let cardinality = 1;
   while (remaining.length > 0) {
     let best = 0;
     let bestCost = Infinity;
     for (let i = 0; i < remaining.length; i++) {
       const p = patterns[remaining[i]];
-      const est = estimateWithBindings(p, counts[remaining[i]], boundNow, ctx);
+      const est = estimateWithBindings(p, counts[remaining[i]], boundNow, ctx, domains);
       const connected = order.length === 0 || bindsAny(p.maybe, boundNow);
       // An unconnected pattern is a cross product with everything before it.
       const cost = (connected ? est : est * Math.max(1, cardinality) * 10) * filterFactor(countCompletedFilters(pendingFilters, boundNow, p));
@@ -79,10 +80,11 @@ export function joinOrder(
     }
     const index = remaining.splice(best, 1)[0];
     const chosen = patterns[index];
-    const estimate = estimateWithBindings(chosen, counts[index], boundNow, ctx);
+    const estimate = estimateWithBindings(chosen, counts[index], boundNow, ctx, domains);
     estimates?.push(estimate);
     const completed = completedFilters(pendingFilters, boundNow, chosen);
     cardinality = Math.max(1, cardinality * Math.max(estimate, 0.01) * filterFactor(completed.length));
+    recordDomains(chosen, counts[index], cardinality, boundNow, domains, ctx);
     for (const f of completed) pendingFilters.splice(pendingFilters.indexOf(f), 1);
     order.push(index);
     for (const s of chosen.maybe) addWithEqualPartners(boundNow, s, equalities);
@@ -103,8 +105,13 @@ export function keepTextualOrder(
   patternCounts: PatternCounts = new PatternCounts(ctx.reader),
 ): PatternScan[] {
   const boundNow = new Set(bound);
+  const domains: Domains = new Map();
+  let rows = 1;
   for (const p of patterns) {
-    p.estimate = estimateWithBindings(p, constantCount(p, ctx, patternCounts), boundNow, ctx);
+    const base = constantCount(p, ctx, patternCounts);
+    p.estimate = estimateWithBindings(p, base, boundNow, ctx, domains);
+    rows = Math.max(1, rows * Math.max(p.estimate, 0.01));
+    recordDomains(p, base, rows, boundNow, domains, ctx);
     for (const s of p.maybe) boundNow.add(s);
   }
   return patterns;
@@ -154,7 +161,24 @@ export function constantCount(p: OrderedPattern, ctx: ExecContext, counts: Patte
   return counts.count(s, pr, o, g);
 }
 
-function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySet<number>, ctx: ExecContext): number {
+/**
+ * How many distinct values each variable bound by the patterns ordered so far is estimated to have
+ * (slot -> count): what a later pattern that reads the variable is looked up with. A variable bound
+ * before the basic graph pattern (by the steps before it) has none.
+ */
+type Domains = Map<number, number>;
+
+/**
+ * Rows the pattern gives per solution of what precedes it. A subject bound by an earlier pattern is
+ * one of the predicate's distinct subjects when it is a subject of the predicate at all: joining
+ * the variable's `domain` distinct values with the predicate's distinct subjects, the smaller set
+ * taken to be within the larger, gives count / max(distinct subjects, domain) per binding (the
+ * object likewise; with the other position a constant, the pattern's matches are its distinct
+ * values). The distinct subjects and objects come from the store's per-predicate figures; the
+ * store-wide ones, far off for a predicate whose subjects are few (issue 23), are the fall-back for
+ * a predicate without figures, a variable predicate, and stores written before the figures.
+ */
+function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySet<number>, ctx: ExecContext, domains?: ReadonlyMap<number, number>): number {
   const sVar = isBoundVariable(p.s, bound);
   const pVar = isBoundVariable(p.p, bound);
   const oVar = isBoundVariable(p.o, bound);
@@ -162,10 +186,43 @@ function estimateWithBindings(p: OrderedPattern, base: number, bound: ReadonlySe
   if (!sVar && !oVar && !pVar) return base;
   const stats = ctx.statistics();
   let est = base;
-  if (sVar) est /= Math.max(1, Math.min(est, stats.distinctSubjects));
-  if (oVar) est /= Math.max(1, Math.min(est, stats.distinctObjects));
+  if (sVar) est = perBinding(est, distinctAt(p, 's', base, ctx), domainOf(p.s, domains), stats.distinctSubjects);
+  if (oVar) est = perBinding(est, distinctAt(p, 'o', base, ctx), domainOf(p.o, domains), stats.distinctObjects);
   if (pVar) est /= Math.max(1, stats.predicateCounts.size);
   return est;
+}
+
+/** Rows per binding of one bound position: by the pattern's distinct values there where known, else the store-wide ones. */
+function perBinding(est: number, distinct: number | undefined, domain: number | undefined, storeWide: number): number {
+  if (distinct === undefined) return est / Math.max(1, Math.min(est, storeWide));
+  return est / Math.max(1, distinct, domain ?? 0);
+}
+
+/**
+ * The pattern's distinct values at its subject (object) position, from its predicate's figures:
+ * with the other position a constant, at most its `base` matches. Undefined without figures.
+ */
+function distinctAt(p: OrderedPattern, position: 's' | 'o', base: number, ctx: ExecContext): number | undefined {
+  if (p.p.kind !== 'id') return undefined;
+  const stats = ctx.statistics();
+  const figures = position === 's' ? stats.predicateSubjects : stats.predicateObjects;
+  const distinct = figures?.get(p.p.id);
+  if (distinct === undefined) return undefined;
+  const other = position === 's' ? p.o : p.s;
+  return other.kind === 'id' ? Math.min(distinct, base) : distinct;
+}
+
+function domainOf(t: PatternTerm, domains: ReadonlyMap<number, number> | undefined): number | undefined {
+  return t.kind === 'slot' ? domains?.get(t.slot) : undefined;
+}
+
+/** The domains of the variables the chosen pattern binds first: its distinct values there, at most the rows so far. */
+function recordDomains(p: OrderedPattern, base: number, rows: number, bound: ReadonlySet<number>, domains: Domains, ctx: ExecContext): void {
+  for (const position of ['s', 'o'] as const) {
+    const t = p[position];
+    if (t.kind !== 'slot' || bound.has(t.slot) || domains.has(t.slot)) continue;
+    domains.set(t.slot, Math.min(distinctAt(p, position, base, ctx) ?? Infinity, rows));
+  }
 }
 
 function isBoundVariable(t: PatternTerm, bound: ReadonlySet<number>): boolean {

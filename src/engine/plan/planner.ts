@@ -322,7 +322,10 @@ export class Planner {
       for (const s of planned.mentioned) mentioned.add(s);
       inputVars = union(inputVars, planned.op.maybe);
     });
-    return { op: steps.length === 1 ? steps[0] : new Sequence(steps), mentioned };
+    if (steps.length === 1) return { op: steps[0], mentioned };
+    const op = new Sequence(steps);
+    op.estimate = pipelinedEstimate(steps);
+    return { op, mentioned };
   }
 
   private leftJoin(node: Algebra.LeftJoin, env: Env): Planned {
@@ -345,7 +348,11 @@ export class Planner {
       for (const s of condition.slots) mentioned.add(s);
     }
     const tag = env.scope.hidden('optional');
-    return { op: new LeftJoin(left.op, right.op, condition, tag), mentioned };
+    const op = new LeftJoin(left.op, right.op, condition, tag);
+    // Each left solution is kept, extended by the right side's rows for it where it has any.
+    const perLeftSolution = right.op instanceof IsolatedJoin ? Number.NaN : right.op.estimate;
+    if (Number.isFinite(perLeftSolution)) op.estimate = left.op.estimate * Math.max(1, perLeftSolution);
+    return { op, mentioned };
   }
 
   private filter(node: Algebra.Filter, env: Env): Planned {
@@ -600,6 +607,22 @@ function interleaveFilters(scans: PatternScan[], filters: FilterStep[], params: 
     steps.push(f);
   }
   return steps;
+}
+
+/**
+ * Rows out of a join of groups, each step extending the solutions of the one before: the product of
+ * the steps' estimates, each made per incoming solution (a group's patterns are estimated with the
+ * variables of the steps before it bound). Unknown (NaN) where a step is evaluated on its own and
+ * hash-joined (IsolatedJoin): its estimate is of its own rows, and how many of them a solution meets is
+ * not estimated.
+ */
+function pipelinedEstimate(steps: readonly Operator[]): number {
+  let rows = 1;
+  for (const step of steps) {
+    if (step instanceof IsolatedJoin) return Number.NaN;
+    rows *= step.estimate;
+  }
+  return rows;
 }
 
 /** The share of solutions a filter is assumed to keep. */
