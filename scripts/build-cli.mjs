@@ -27,8 +27,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Native addons (lmdb) load from node_modules as usual.
-  external: ['lmdb'],
+  // Native addons (lmdb) load from node_modules as usual, and so does undici (the HTTP client of
+  // LOAD, SERVICE and remote mode: loaded on demand, and too large to read on every start).
+  external: ['lmdb', 'undici'],
   logLevel: 'warning',
   plugins: [
     {
@@ -46,7 +47,7 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['lmdb'],
+  external: ['lmdb', 'undici'],
   // What it loads on demand (Node's HTTP client) as require() in a promise: vm.Script, which runs
   // it (src/cli/code-cache.ts), has no import() in Node 20 without an experimental flag.
   supported: { 'dynamic-import': false },
