@@ -35,3 +35,4 @@ export {
   type UpdateSummary,
 } from './sparql-service.js';
 export { queryReservation } from './worker-heap.js';
+export { ACK_PIECES_SETTINGS, type AckPieces } from './remote-http1.js';

@@ -8,21 +8,17 @@
  * IncomingMessage stream and a dozen events and ticks, about 0.2 ms of CPU per exchange on our
  * machines, which lies on every forwarded query's path twice (sending, and reading the answer).
  * One request at a time per connection, and the simple answers SPARQL endpoints send, need little
- * of that machinery. https stays with node:https.
+ * of that machinery. https goes through net/'s client (net/http-client.ts, undici), as plain http
+ * does when this one is switched off (QUIVER_REMOTE_HTTP1=0).
+ *
+ * It also does what net/'s client cannot: write on the connection while an answer arrives, to
+ * acknowledge its pieces at once (AckPieces).
  */
 import type { Socket } from 'node:net';
+import type { ResponseBody } from '../net/index.js';
 
-/** The body of the remote's answer, however it was received. */
-export interface RemoteBody {
-  /** All of it (for answers of known, modest length); the promise rejects if the answer breaks off. */
-  whole(): Promise<Buffer>;
-  /** Its chunks as they arrive, read at the consumer's pace; leaving the loop early closes the connection. */
-  chunks(): AsyncIterable<Buffer>;
-  /** Nobody will read it: a kept-alive connection is freed for the next request, ours is closed. */
-  discard(): void;
-  /** Closes the connection at once. */
-  destroy(): void;
-}
+/** The body of the remote's answer, however it was received (this client's, or net/'s). */
+export type RemoteBody = ResponseBody;
 
 export interface Http1Response {
   status: number;
@@ -50,6 +46,26 @@ const LINGER_MS = 2_000;
 /** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
 const HIGH_WATER = 64 * 1024;
 
+/**
+ * Whether pieces of an answer are acknowledged at once by writing an empty line on its connection
+ * (`quiver serve --remote-ack-pieces`), and what becomes of a connection that carried one:
+ * - 'off': nothing is written after the request. A remote that leaves Nagle's algorithm on and
+ *   writes an answer in pieces (Virtuoso 7: the rest after 32 KiB) waits for the ACK of each piece,
+ *   which Linux delays by 40 ms on a kept-alive connection: large answers stall.
+ * - 'close' (the default): acknowledged; a connection that carried an empty line is closed after its
+ *   answer, so the line never comes before another request. Right for any remote; costs a new
+ *   connection per answer acknowledged (opened ahead, off the next request's path, when the
+ *   endpoint opens spares).
+ * - 'reuse': acknowledged, and the connection carries the next request all the same. Only for
+ *   remotes that skip empty lines before a request (RFC 9112 §2.2 says a server SHOULD; Virtuoso
+ *   does, hundreds of them): one that does not would misread the next request on that connection.
+ */
+export type AckPieces = 'off' | 'close' | 'reuse';
+
+export const ACK_PIECES_SETTINGS: readonly AckPieces[] = ['off', 'close', 'reuse'];
+
+export const DEFAULT_ACK_PIECES: AckPieces = 'close';
+
 const enum Framing {
   /** A known number of bytes (Content-Length). */
   Length,
@@ -73,23 +89,23 @@ export class Http1Exchange {
   private finished = false;
   /** Whether the answer allows another request on the connection (HTTP/1.1, not `Connection: close`). */
   private reusable = false;
-  /** Whether we wrote anything after the request (a nudge): then the connection serves no other, unless… */
+  /** Whether we wrote anything after the request (a nudge): then the connection serves no other, unless ackPieces is 'reuse'. */
   private nudged = false;
-  /** …the remote is known to skip empty lines before a request (see skipsEmptyLines). */
-  private skipsEmptyLines = false;
   /** Reads of the answer so far, while the connection's ACKs may still be quick (see nudge). */
   private quickReads: number;
 
   /**
    * `keepAlive`: the request asked to keep the connection (no `Connection: close`); `onComplete` is
    * called once the answer has been read to its end, with the connection when it can carry
-   * another request (then it is the caller's, our listeners gone), else undefined (it closes).
+   * another request (then it is the caller's, our listeners gone), else undefined (it closes);
+   * `ackPieces`: see AckPieces.
    */
   constructor(
     private readonly socket: Socket,
     request: Buffer,
     private readonly keepAlive: boolean,
     private readonly onComplete?: (reusable: Socket | undefined) => void,
+    private readonly ackPieces: AckPieces = DEFAULT_ACK_PIECES,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
@@ -118,7 +134,7 @@ export class Http1Exchange {
     else this.receiveHead(chunk);
     // Only once the head says the remote keeps the connection: one that closes it after the answer
     // (and so sends what it holds back) could answer our bytes with a reset, and lose the rest.
-    if (!this.finished && this.reusable && ++this.quickReads > QUICK_READS) this.nudge();
+    if (!this.finished && this.reusable && this.ackPieces !== 'off' && ++this.quickReads > QUICK_READS) this.nudge();
   };
 
   /**
@@ -127,7 +143,7 @@ export class Http1Exchange {
    * wait for the ACK of each piece before the next, and on a kept-alive connection Linux delays
    * that ACK by 40 ms; data of ours carries the ACK at once. An empty line before a request is
    * allowed (RFC 9112 §2.2), but not every server skips it: a connection nudged is reused only when
-   * the remote is one known to skip it.
+   * told the remote does (ackPieces 'reuse').
    *
    * Not on a connection's first answer: Linux acknowledges at once what a new connection receives
    * (quick-ack mode) until it sees data go out soon after data came in — our next request on it. An
@@ -180,7 +196,6 @@ export class Http1Exchange {
     } else {
       framing = Framing.UntilClose;
     }
-    this.skipsEmptyLines = skipsEmptyLines(parsed.headers.server);
     this.reusable =
       this.keepAlive &&
       parsed.version === '1.1' &&
@@ -198,7 +213,7 @@ export class Http1Exchange {
     this.finished = true;
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('close', this.onClose).off('error', this.onError);
-    if (this.reusable && (!this.nudged || this.skipsEmptyLines) && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
+    if (this.reusable && (!this.nudged || this.ackPieces === 'reuse') && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
       answered.add(socket);
       return this.onComplete(socket);
     }
@@ -498,17 +513,6 @@ function sameValues(header: string): number | undefined {
   const values = header.split(',').map((value) => value.trim());
   if (!values.every((value) => /^\d{1,15}$/.test(value) && value === values[0])) return undefined;
   return Number(values[0]);
-}
-
-/**
- * Whether the server that wrote an answer (its `Server` header) skips empty lines before a request,
- * so that a connection we nudged can carry the next one. Virtuoso, the server that needs the nudges
- * (Nagle on, answers in pieces), does: it read hundreds of them before a request without complaint,
- * and keeping its connections saves a connection closed and another opened per large answer
- * (BSBM Q2, six in a mix of 25). Other servers' connections are closed after a nudge.
- */
-function skipsEmptyLines(server: string | undefined): boolean {
-  return server !== undefined && /^virtuoso\//i.test(server);
 }
 
 /** A malformed answer, with a code as node:http's parser gives it (shown in our 502's message). */
