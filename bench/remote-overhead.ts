@@ -11,7 +11,7 @@
  * answer of more than 32 KiB in pieces, so on a kept-alive connection each piece after the first
  * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6 with
  * a plain client such as this one's. (Quiver keeps its connections to Virtuoso and acknowledges
- * such pieces at once: see AckPieces in src/service/remote-http1.ts; the servers started here run
+ * such pieces at once: see src/net/piece-acks.ts; the servers started here run
  * with `--remote-ack-pieces reuse`, Virtuoso skipping the empty lines, unless `--ack-pieces MODE`
  * says otherwise.) Quiver itself is asked on a kept-alive connection (it sends with TCP_NODELAY).
  *

@@ -7,7 +7,7 @@ import { buildServer } from '../server/index.js';
 import { normalizeBasePath, type ServerConfig } from '../server/index.js';
 import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/index.js';
 import { createRemoteService, RemoteService } from '../service/index.js';
-import { ACK_PIECES_SETTINGS, type AckPieces } from '../service/index.js';
+import { ACK_PIECES_SETTINGS, type AckPieces } from '../net/index.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import { FETCH_OPTIONS, fetchOptionSettings, type FetchOptionSettings } from './fetch-options.js';
 import { MEMORY_OPTIONS, memorySettings } from './memory-options.js';
@@ -53,7 +53,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     type: 'string',
     value: 'MODE',
     description:
-      'remote mode, plain http: acknowledge the pieces of a large answer at once with an empty line, for remotes that write in pieces with Nagle on (Virtuoso): close = and close that connection after the answer (default), reuse = and keep it (only for remotes that skip empty lines before a request, as Virtuoso does), off = never',
+      'remote mode: acknowledge the pieces of a large answer at once with an empty line, for remotes that write in pieces with Nagle on (Virtuoso): close = and close that connection after the answer (default), reuse = and keep it (only for remotes that skip empty lines before a request, as Virtuoso does), off = never',
   },
   { name: 'host', type: 'string', value: 'HOST', default: DEFAULT_HOST, description: 'interface to listen on' },
   { name: 'port', type: 'string', value: 'PORT', default: String(DEFAULT_PORT), description: 'TCP port (0: any free port)' },

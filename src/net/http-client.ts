@@ -11,10 +11,18 @@
  *
  * Remote mode over plain http has a faster path of its own (service/remote-http1.ts), which the
  * endpoint takes unless QUIVER_REMOTE_HTTP1=0; this client serves https, and plain http then.
+ *
+ * EndpointClient acknowledges the pieces of an answer as remote-http1.ts does (piece-acks.ts),
+ * which takes the connection an answer arrives on: undici does not say it, so the connector marks
+ * each connection as the one being read while its 'readable' event runs (undici reads in that
+ * event's listener, which comes after ours: see watchReads). That relies on how undici 7 reads a
+ * connection; should it read elsewhere, no connection is marked and nothing is acknowledged
+ * (http-client.test.ts fails), but every answer is still read whole.
  */
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces } from './piece-acks.js';
 
 type Undici = typeof import('undici');
 
@@ -68,6 +76,8 @@ export interface EndpointClientOptions {
   keepAlive?: boolean;
   /** How long a kept-alive connection waits unused before it is closed, ms; 0: none is kept. */
   idleMs?: number;
+  /** Whether the pieces of an answer are acknowledged at once (piece-acks.ts); default DEFAULT_ACK_PIECES. */
+  ackPieces?: AckPieces;
 }
 
 /** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
@@ -79,17 +89,21 @@ const HIGH_WATER = 64 * 1024;
  */
 export class EndpointClient {
   private readonly reset: boolean;
+  private readonly ackPieces: AckPieces;
   private dispatcher: Dispatcher | undefined;
   private loading: Promise<Dispatcher> | undefined;
   private closed = false;
 
   constructor(private readonly options: EndpointClientOptions = {}) {
     this.reset = options.keepAlive === false || options.idleMs === 0;
+    // Only a kept connection needs acknowledging (a new one's ACKs are quick), nor could one closed
+    // after the answer take our bytes (they could be answered with a reset, and the rest lost).
+    this.ackPieces = this.reset ? 'off' : (options.ackPieces ?? DEFAULT_ACK_PIECES);
   }
 
   /** Sends a request; its answer resolves once its head is in. */
   send(request: EndpointRequest): HttpExchange {
-    const exchange = new DispatchedExchange();
+    const exchange = new DispatchedExchange(this.ackPieces);
     const dispatch = (dispatcher: Dispatcher): void => {
       if (exchange.destroyed) return;
       dispatcher.dispatch(
@@ -116,16 +130,39 @@ export class EndpointClient {
   }
 
   private load(): Promise<Dispatcher> {
-    this.loading ??= loadUndici().then(({ Agent }) => {
+    this.loading ??= loadUndici().then(({ Agent, buildConnector }) => {
       const idleMs = this.options.idleMs;
       // The remote's Keep-Alive hint may shorten the idle time, never lengthen it past ours.
       const idle = idleMs === undefined || idleMs === 0 ? {} : { keepAliveTimeout: idleMs, keepAliveMaxTimeout: idleMs };
-      this.dispatcher = new Agent({ ...idle });
+      const connect = this.ackPieces === 'off' ? undefined : watchReads(buildConnector({}));
+      this.dispatcher = new Agent({ ...idle, connect });
       if (this.closed) void this.dispatcher.destroy().catch(ignore);
       return this.dispatcher;
     });
     return this.loading;
   }
+}
+
+/** The connection whose 'readable' event is running: the one undici reads now. */
+let reading: Socket | undefined;
+
+const readingDone = (): void => void (reading = undefined);
+
+/**
+ * A connector whose connections say when they are read: its listener of 'readable' comes before
+ * undici's (added once the connector has handed the connection over), and the mark is gone once the
+ * event's listeners have run.
+ */
+function watchReads(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      const socket = args[1];
+      socket?.prependListener('readable', () => {
+        reading = socket;
+        queueMicrotask(readingDone);
+      });
+      callback(...args);
+    });
 }
 
 /** A request and its answer, as undici's dispatcher reports them. */
@@ -138,8 +175,12 @@ class DispatchedExchange implements HttpExchange, Dispatcher.DispatchHandler {
   private finished = false;
   /** Why it was stopped before undici gave us a way to stop it. */
   private stopped: Error | undefined;
+  /** The acknowledgements of the answer's pieces, when its connection is known and kept open. */
+  private acks: PieceAcks | undefined;
+  private connection: Socket | undefined;
+  private readPending = false;
 
-  constructor() {
+  constructor(private readonly ackPieces: AckPieces) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
       this.rejectResponse = reject;
@@ -170,16 +211,42 @@ class DispatchedExchange implements HttpExchange, Dispatcher.DispatchHandler {
   ): void {
     // Interim answers (100 Continue, 103 Early Hints) come before the real one.
     if (status < 200) return;
+    if (this.ackPieces !== 'off' && reading !== undefined && !closesAfter(headers)) {
+      this.connection = reading;
+      this.acks = new PieceAcks(reading, this.ackPieces);
+      // The read that brought the head counts: the remote may hold its body back until it is acknowledged.
+      this.scheduleAck();
+    }
     this.body = new DispatchedBody(controller, () => this.destroy());
     this.resolveResponse({ status, statusMessage: statusMessage ?? '', headers, body: this.body });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.body?.receive(chunk);
+    // A read of the connection (not our consumer resuming a paused one, where no read runs).
+    if (this.acks !== undefined && reading === this.connection) this.scheduleAck();
   }
+
+  /** Acknowledges the read under way once undici has parsed all of it, if the answer is not complete by then. */
+  private scheduleAck(): void {
+    if (this.readPending) return;
+    this.readPending = true;
+    queueMicrotask(this.acknowledgeRead);
+  }
+
+  private readonly acknowledgeRead = (): void => {
+    this.readPending = false;
+    if (!this.finished) this.acks!.read();
+  };
 
   onResponseEnd(): void {
     this.finished = true;
+    if (this.acks !== undefined && !this.acks.complete()) {
+      // Its empty lines must not come before another request: closed once undici is done with it
+      // (it hands the connection to the next request only a turn of the event loop later).
+      const connection = this.connection!;
+      queueMicrotask(() => connection.destroy());
+    }
     this.body?.end();
   }
 
@@ -337,6 +404,12 @@ export async function sendOnce(request: OnceRequest): Promise<OnceResponse> {
     close();
     throw connectionError(error as Error);
   }
+}
+
+/** Whether the remote closes the connection after this answer (then nothing may be written on it). */
+function closesAfter(headers: Record<string, string | string[] | undefined>): boolean {
+  const connection = headers.connection;
+  return (Array.isArray(connection) ? connection.join(',') : (connection ?? '')).toLowerCase().includes('close');
 }
 
 /**

@@ -16,3 +16,4 @@ export {
   formatBytes,
 } from './outbound-http.js';
 export { EndpointClient, type ResponseBody } from './http-client.js';
+export { ACK_PIECES_SETTINGS, type AckPieces, DEFAULT_ACK_PIECES, PieceAcks } from './piece-acks.js';

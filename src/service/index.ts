@@ -35,4 +35,3 @@ export {
   type UpdateSummary,
 } from './sparql-service.js';
 export { queryReservation } from './worker-heap.js';
-export { ACK_PIECES_SETTINGS, type AckPieces } from './remote-http1.js';

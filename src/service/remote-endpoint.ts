@@ -8,7 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SparqlSyntaxError, TimeoutError } from '../errors.js';
 import { EndpointClient } from '../net/index.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
-import { DEFAULT_ACK_PIECES, Http1Exchange, type AckPieces, type RemoteBody } from './remote-http1.js';
+import { DEFAULT_ACK_PIECES, type AckPieces } from '../net/index.js';
+import { Http1Exchange, type RemoteBody } from './remote-http1.js';
 import { SPARE_IDLE_MS, SpareConnections } from './remote-spare-connections.js';
 import type { CancelSignal } from './sparql-service.js';
 
@@ -171,9 +172,9 @@ export interface ConnectionPolicy {
    */
   keepAlive?: boolean;
   /**
-   * Over plain http through our own client (remote-http1.ts), whether the pieces of an answer are
+   * Whether the pieces of an answer are
    * acknowledged at once, and whether a connection that carried such an acknowledgement is reused:
-   * see AckPieces. Default DEFAULT_ACK_PIECES. net/'s client (https, QUIVER_REMOTE_HTTP1=0) never writes one.
+   * see AckPieces. Default DEFAULT_ACK_PIECES.
    */
   ackPieces?: AckPieces;
   /**
@@ -231,7 +232,7 @@ export class RemoteEndpoint {
     this.keepAlive = policy.keepAlive ?? true;
     this.ackPieces = policy.ackPieces ?? DEFAULT_ACK_PIECES;
     this.destination = destinationOf(url, this.keepAlive);
-    this.client = new EndpointClient({ keepAlive: this.keepAlive, idleMs: policy.spareIdleMs ?? SPARE_IDLE_MS });
+    this.client = new EndpointClient({ keepAlive: this.keepAlive, idleMs: policy.spareIdleMs ?? SPARE_IDLE_MS, ackPieces: this.ackPieces });
     const open = this.destination.ownConnection;
     if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnections(open, policy.spareIdleMs);
   }

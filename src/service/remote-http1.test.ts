@@ -5,7 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { Http1Exchange, type AckPieces } from './remote-http1.js';
+import { Http1Exchange } from './remote-http1.js';
+import type { AckPieces } from '../net/piece-acks.js';
 
 /** What the server does with a connection once the whole request (head and body) has arrived. */
 type Script = (socket: Socket, request: string) => void;

@@ -11,10 +11,10 @@
  * of that machinery. https goes through net/'s client (net/http-client.ts, undici), as plain http
  * does when this one is switched off (QUIVER_REMOTE_HTTP1=0).
  *
- * It also does what net/'s client cannot: write on the connection while an answer arrives, to
- * acknowledge its pieces at once (AckPieces).
+ * Both acknowledge the pieces of an answer at once when told to (net/piece-acks.ts).
  */
 import type { Socket } from 'node:net';
+import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces } from '../net/index.js';
 import type { ResponseBody } from '../net/index.js';
 
 /** The body of the remote's answer, however it was received (this client's, or net/'s). */
@@ -30,41 +30,11 @@ export interface Http1Response {
 
 /** Bytes of status line and headers we accept (node:http allows 16 KiB). */
 const MAX_HEAD = 64 * 1024;
-const EMPTY_LINE = Buffer.from('\r\n');
-
-/**
- * Reads of a connection's first answer left to the kernel's quick ACKs before we nudge: a new
- * connection acknowledges its first segments at once (Linux quick-ack mode, at least two of them).
- */
-const QUICK_READS = 3;
-
-/** Connections that have carried an answer: the remote's pieces of the next one wait for delayed ACKs. */
-const answered = new WeakSet<Socket>();
 
 /** How long a connection whose answer has been read may wait for the remote to close it. */
 const LINGER_MS = 2_000;
 /** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
 const HIGH_WATER = 64 * 1024;
-
-/**
- * Whether pieces of an answer are acknowledged at once by writing an empty line on its connection
- * (`quiver serve --remote-ack-pieces`), and what becomes of a connection that carried one:
- * - 'off': nothing is written after the request. A remote that leaves Nagle's algorithm on and
- *   writes an answer in pieces (Virtuoso 7: the rest after 32 KiB) waits for the ACK of each piece,
- *   which Linux delays by 40 ms on a kept-alive connection: large answers stall.
- * - 'close' (the default): acknowledged; a connection that carried an empty line is closed after its
- *   answer, so the line never comes before another request. Right for any remote; costs a new
- *   connection per answer acknowledged (opened ahead, off the next request's path, when the
- *   endpoint opens spares).
- * - 'reuse': acknowledged, and the connection carries the next request all the same. Only for
- *   remotes that skip empty lines before a request (RFC 9112 §2.2 says a server SHOULD; Virtuoso
- *   does, hundreds of them): one that does not would misread the next request on that connection.
- */
-export type AckPieces = 'off' | 'close' | 'reuse';
-
-export const ACK_PIECES_SETTINGS: readonly AckPieces[] = ['off', 'close', 'reuse'];
-
-export const DEFAULT_ACK_PIECES: AckPieces = 'close';
 
 const enum Framing {
   /** A known number of bytes (Content-Length). */
@@ -89,10 +59,8 @@ export class Http1Exchange {
   private finished = false;
   /** Whether the answer allows another request on the connection (HTTP/1.1, not `Connection: close`). */
   private reusable = false;
-  /** Whether we wrote anything after the request (a nudge): then the connection serves no other, unless ackPieces is 'reuse'. */
-  private nudged = false;
-  /** Reads of the answer so far, while the connection's ACKs may still be quick (see nudge). */
-  private quickReads: number;
+  /** The empty lines written to acknowledge pieces of the answer, which may keep the connection from serving another. */
+  private readonly acks: PieceAcks;
 
   /**
    * `keepAlive`: the request asked to keep the connection (no `Connection: close`); `onComplete` is
@@ -105,13 +73,13 @@ export class Http1Exchange {
     request: Buffer,
     private readonly keepAlive: boolean,
     private readonly onComplete?: (reusable: Socket | undefined) => void,
-    private readonly ackPieces: AckPieces = DEFAULT_ACK_PIECES,
+    ackPieces: AckPieces = DEFAULT_ACK_PIECES,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
       this.rejectResponse = reject;
     });
-    this.quickReads = answered.has(socket) ? QUICK_READS : 0;
+    this.acks = new PieceAcks(socket, ackPieces);
     socket.on('data', this.onData).on('end', this.onEnd).on('error', this.onError).on('close', this.onClose);
     socket.write(request);
   }
@@ -132,29 +100,9 @@ export class Http1Exchange {
   private readonly onData = (chunk: Buffer): void => {
     if (this.body !== undefined) this.body.receive(chunk);
     else this.receiveHead(chunk);
-    // Only once the head says the remote keeps the connection: one that closes it after the answer
-    // (and so sends what it holds back) could answer our bytes with a reset, and lose the rest.
-    if (!this.finished && this.reusable && this.ackPieces !== 'off' && ++this.quickReads > QUICK_READS) this.nudge();
+    // Only once the head says the remote keeps the connection (see PieceAcks.read).
+    if (!this.finished && this.reusable) this.acks.read();
   };
-
-  /**
-   * Acknowledges what has arrived of an answer still incomplete, by sending an empty line. Servers
-   * that leave Nagle's algorithm on and write an answer in pieces (Virtuoso: the rest after 32 KiB)
-   * wait for the ACK of each piece before the next, and on a kept-alive connection Linux delays
-   * that ACK by 40 ms; data of ours carries the ACK at once. An empty line before a request is
-   * allowed (RFC 9112 §2.2), but not every server skips it: a connection nudged is reused only when
-   * told the remote does (ackPieces 'reuse').
-   *
-   * Not on a connection's first answer: Linux acknowledges at once what a new connection receives
-   * (quick-ack mode) until it sees data go out soon after data came in — our next request on it. An
-   * answer on a connection opened ahead then comes without a round trip through us (BSBM Q2: head
-   * and two pieces, all acknowledged by the kernel), and, not nudged, its connection can be kept.
-   * Only after QUICK_READS reads of a first answer (a large one) is it nudged too.
-   */
-  private nudge(): void {
-    this.nudged = true;
-    this.socket.write(EMPTY_LINE);
-  }
 
   private receiveHead(chunk: Buffer): void {
     if (this.finished) return;
@@ -213,8 +161,8 @@ export class Http1Exchange {
     this.finished = true;
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('close', this.onClose).off('error', this.onError);
-    if (this.reusable && (!this.nudged || this.ackPieces === 'reuse') && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
-      answered.add(socket);
+    const mayCarryAnother = this.acks.complete();
+    if (this.reusable && mayCarryAnother && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
       return this.onComplete(socket);
     }
     socket.on('error', ignore);

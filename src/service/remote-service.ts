@@ -9,7 +9,7 @@
  */
 import { OverloadedError, ProtocolError } from '../errors.js';
 import { RemoteEndpoint, RemoteExchange, type RemoteBody, type RemoteCredentials } from './remote-endpoint.js';
-import type { AckPieces } from './remote-http1.js';
+import type { AckPieces } from '../net/index.js';
 import { RemoteGraphStore } from './remote-graph-store.js';
 import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
@@ -46,8 +46,8 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   /**
    * Whether the pieces of a large answer are acknowledged at once by writing an empty line on its
    * connection, and whether such a connection carries the next request: 'off', 'close' (default),
-   * or 'reuse' for remotes that skip empty lines before a request, as Virtuoso does. Plain http
-   * through our own client only (see AckPieces in remote-http1.ts for what each costs).
+   * or 'reuse' for remotes that skip empty lines before a request, as Virtuoso does (see AckPieces
+   * in net/piece-acks.ts for what each costs). Both clients, http and https.
    */
   ackPieces?: AckPieces;
   /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
