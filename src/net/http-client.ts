@@ -28,7 +28,8 @@ type Undici = typeof import('undici');
 
 let undici: Promise<Undici> | undefined;
 
-function loadUndici(): Promise<Undici> {
+/** Loads undici (once): a caller whose time limit starts with its first request loads it before. */
+export function loadUndici(): Promise<Undici> {
   undici ??= import('undici');
   return undici;
 }
@@ -80,6 +81,12 @@ export interface EndpointClientOptions {
   ackPieces?: AckPieces;
 }
 
+/**
+ * undici gives up connecting after 10 s by default; here the caller's time limit decides, as it
+ * does for the rest of the exchange (a query's, a fetch's), whatever it is.
+ */
+const NO_CONNECT_TIMEOUT = { timeout: 0 };
+
 /** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
 const HIGH_WATER = 64 * 1024;
 
@@ -106,17 +113,22 @@ export class EndpointClient {
     const exchange = new DispatchedExchange(this.ackPieces);
     const dispatch = (dispatcher: Dispatcher): void => {
       if (exchange.destroyed) return;
-      dispatcher.dispatch(
-        {
-          origin: request.url.origin,
-          path: `${request.url.pathname}${request.url.search}`,
-          method: request.method,
-          headers: request.headers,
-          body: request.body,
-          reset: this.reset,
-        },
-        exchange,
-      );
+      try {
+        dispatcher.dispatch(
+          {
+            origin: request.url.origin,
+            path: `${request.url.pathname}${request.url.search}`,
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            reset: this.reset,
+          },
+          exchange,
+        );
+      } catch (error) {
+        // A request undici refuses to send (a header it does not allow): the exchange's failure.
+        exchange.destroy(error as Error);
+      }
     };
     if (this.dispatcher !== undefined) dispatch(this.dispatcher);
     else this.load().then(dispatch, (error: Error) => exchange.destroy(error));
@@ -134,7 +146,7 @@ export class EndpointClient {
       const idleMs = this.options.idleMs;
       // The remote's Keep-Alive hint may shorten the idle time, never lengthen it past ours.
       const idle = idleMs === undefined || idleMs === 0 ? {} : { keepAliveTimeout: idleMs, keepAliveMaxTimeout: idleMs };
-      const connect = this.ackPieces === 'off' ? undefined : watchReads(buildConnector({}));
+      const connect = this.ackPieces === 'off' ? NO_CONNECT_TIMEOUT : watchReads(buildConnector(NO_CONNECT_TIMEOUT));
       this.dispatcher = new Agent({ ...idle, connect });
       if (this.closed) void this.dispatcher.destroy().catch(ignore);
       return this.dispatcher;
@@ -387,7 +399,7 @@ export interface OnceResponse {
  */
 export async function sendOnce(request: OnceRequest): Promise<OnceResponse> {
   const { Client } = await loadUndici();
-  const client = new Client(request.url.origin, { connect: request.lookup === undefined ? {} : { lookup: request.lookup }, pipelining: 1 });
+  const client = new Client(request.url.origin, { connect: { ...NO_CONNECT_TIMEOUT, lookup: request.lookup }, pipelining: 1 });
   const close = (): void => void client.destroy().catch(ignore);
   try {
     const response = await client.request({

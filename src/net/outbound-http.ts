@@ -22,7 +22,7 @@ import type { LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { EvaluationError, ProtocolError, QuiverError, ResourceLimitError, TimeoutError } from '../errors.js';
 import { literalAddress, targetPolicy, type TargetPolicy } from './fetch-targets.js';
-import { sendOnce, type OnceResponse } from './http-client.js';
+import { loadUndici, sendOnce, type OnceResponse } from './http-client.js';
 
 /** What limits an outbound fetch: `quiver serve --fetch-allow`, `--max-fetch-bytes`, `--fetch-timeout`. */
 export interface FetchSettings {
@@ -128,7 +128,8 @@ function loadDns(): Promise<Dns> {
 
 /** Fetches `request.url`, following redirects; resolves when the head of the final answer is in. */
 export async function fetchOutbound(request: OutboundRequest): Promise<OutboundResponse> {
-  const dns = await loadDns();
+  // Loaded before the time limit starts, as it always was: the first fetch of a process is not slower to the target.
+  const [dns] = await Promise.all([loadDns(), loadUndici()]);
   const policy = targetPolicy(request.settings?.allow);
   const watch = new FetchWatch(request);
   try {
