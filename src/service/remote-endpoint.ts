@@ -6,9 +6,8 @@
  */
 import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SparqlSyntaxError, TimeoutError } from '../errors.js';
-import { EndpointClient } from '../net/index.js';
+import { DEFAULT_ACK_PIECES, EndpointClient, type AckPieces } from '../net/index.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
-import { DEFAULT_ACK_PIECES, type AckPieces } from '../net/index.js';
 import { Http1Exchange, type RemoteBody } from './remote-http1.js';
 import { SPARE_IDLE_MS, SpareConnections } from './remote-spare-connections.js';
 import type { CancelSignal } from './sparql-service.js';

@@ -14,8 +14,7 @@
  * Both acknowledge the pieces of an answer at once when told to (net/piece-acks.ts).
  */
 import type { Socket } from 'node:net';
-import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces } from '../net/index.js';
-import type { ResponseBody } from '../net/index.js';
+import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces, type ResponseBody } from '../net/index.js';
 
 /** The body of the remote's answer, however it was received (this client's, or net/'s). */
 export type RemoteBody = ResponseBody;
