@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { describeMachine } from './machine.js';
 
 const RUNS = Number(process.argv[2] ?? 10);
-const MAIN = resolve(fileURLToPath(new URL('../src/cli/quiver.js', import.meta.url)));
+const MAIN = resolve(fileURLToPath(new URL('../src/cli/quiver.cjs', import.meta.url)));
 const UNBUNDLED = resolve(fileURLToPath(new URL('../src/cli/main.js', import.meta.url)));
 
 function medianMs(args: string[], env: NodeJS.ProcessEnv): number {

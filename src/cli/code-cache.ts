@@ -14,7 +14,6 @@
  * user's, any on Windows, where modes show everyone may write) just goes without the cache.
  */
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
@@ -74,9 +73,10 @@ function sourceText(bytes: Buffer): string {
 }
 
 /**
- * `<bundle name>.<where it lies>.<which build>.cache`: the place is hashed from the bundle's path,
- * so that two installs do not take each other's caches for stale ones; the build from its size and
- * time and the Node that compiles it (hashing the text itself would cost milliseconds per run).
+ * `<bundle name>.<which file>.<which build>.cache`: the file is named by its device and inode, so
+ * that two installs do not take each other's caches for stale ones; the build by the file's size
+ * and modification time and the Node that compiles it. No hash: hashing the text would cost
+ * milliseconds per run, and loading node:crypto for a hash of the names costs as much.
  */
 interface CacheName {
   /** The name up to the build: what every build of the same bundle shares. */
@@ -85,13 +85,9 @@ interface CacheName {
 }
 
 function cacheName(file: string): CacheName {
-  const { size, mtimeMs } = statSync(file);
-  const bundle = `${basename(file)}.${hashOf(file, 12)}.`;
-  return { bundle, file: `${bundle}${hashOf(`${size} ${mtimeMs} ${process.version} ${process.arch}`, 24)}.cache` };
-}
-
-function hashOf(text: string, length: number): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, length);
+  const { dev, ino, size, mtimeNs } = statSync(file, { bigint: true });
+  const bundle = `${basename(file)}.${dev}-${ino}.`;
+  return { bundle, file: `${bundle}${size}-${mtimeNs}-${process.version}-${process.arch}.cache` };
 }
 
 function readCache(dir: string, file: string): Buffer | undefined {

@@ -126,6 +126,29 @@ describe('evaluation without the optimizer (optimize: false)', () => {
   });
 });
 
+describe('a filter over a UNION', () => {
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    await runUpdate(store, PREFIX + 'INSERT DATA { :a :p 1 ; :q 5 . :b :p 2 . :c :q 3 . :d :r 7 }');
+  });
+  after(() => store.close());
+
+  it('moves into each branch, right after the scan that binds its variable', async () => {
+    const query = PREFIX + 'SELECT * { { ?s :p ?n } UNION { ?s :q ?n } FILTER(?n > 1) }';
+    const plan = (await explainQuery(store, query)).plan;
+    assert.equal(collect(plan).filter((n) => n.operator === 'FilterStep').length, 2);
+    assert.ok(!collect(plan).some((n) => n.operator === 'Filter'));
+  });
+
+  it('stays above the union when one branch does not bind its variable', async () => {
+    const query = PREFIX + 'SELECT * { { ?s :p ?n } UNION { ?s :r ?m } FILTER(?n > 1) }';
+    const plan = (await explainQuery(store, query)).plan;
+    assert.ok(collect(plan).some((n) => n.operator === 'Filter'));
+  });
+});
+
 describe('the optimizer gives the answers of the plain evaluation', () => {
   let store: QuadStore;
 
@@ -152,6 +175,13 @@ describe('the optimizer gives the answers of the plain evaluation', () => {
     'SELECT * { ?s :p ?n . ?t :p ?m FILTER(?n = ?m + 50) }',
     'SELECT * { { ?s :p ?n } MINUS { ?s :r ?r } FILTER(?n > 30) }',
     'SELECT * { ?s :p ?n FILTER(?undefined = :o1 || ?n = 5) }',
+    // A filter over a UNION, into every branch that binds what it reads, or kept above the union.
+    'SELECT * { { ?s :p ?n } UNION { ?s :q ?o . ?s :p ?n } FILTER(?n > 40) }',
+    'SELECT * { { ?s :p ?n } UNION { ?s :q ?o } FILTER(?n > 40 || !BOUND(?n)) }',
+    'SELECT * { { ?s :p ?n } UNION { ?s :r ?r } FILTER(?n < 10) }',
+    'SELECT * { { ?s :p ?n } UNION { { ?s :q ?o } UNION { ?s :p ?n . ?s :r ?r } } FILTER(?n >= 30 && ?s != :s33) }',
+    'SELECT * { { ?s :p ?n } UNION { ?s :q ?o } FILTER(EXISTS { ?s :r ?r } && ?n > 3) }',
+    'SELECT * { { ?s :q ?o } UNION { ?s :p ?n } OPTIONAL { ?s :r ?r } FILTER(?o = :o2 || BOUND(?r)) }',
   ];
   for (const query of queries) {
     it(query, async () => {

@@ -4,7 +4,6 @@
  * time per operator. Instrumentation replaces `execute` on the operator instances of this one plan,
  * so a query that is not explained pays nothing for it.
  */
-import { performance } from 'node:perf_hooks';
 import { parseQuery } from '../sparql/index.js';
 import type { QuadStore } from '../store/index.js';
 import type { EngineQueryOptions } from './engine-api.js';

@@ -15,6 +15,8 @@ export type QueryKind = 'results' | 'rdf';
 interface FormatEntry {
   /** What people call it, for pages and help texts. */
   readonly label: string;
+  /** The label where the kind goes without saying, such as a download button under a result. */
+  readonly shortLabel: string;
   /** The `output` parameter values that select this format (lower case); the first is its name. */
   readonly outputNames: readonly string[];
   /** The canonical media type first, then the aliases accepted for it. */
@@ -46,6 +48,7 @@ const W3C_FORMATS = 'http://www.w3.org/ns/formats/';
 
 interface EntryFields {
   label: string;
+  short?: string;
   names: string[];
   mediaTypes: string[];
   extensions: string[];
@@ -58,6 +61,7 @@ function entry<K extends QueryKind, F extends string>(kind: K, format: F, fields
     kind,
     format,
     label: fields.label,
+    shortLabel: fields.short ?? fields.label,
     outputNames: fields.names,
     mediaTypes: fields.mediaTypes,
     alsoReads: fields.alsoReads ?? [],
@@ -74,6 +78,7 @@ const HTML_MEDIA_TYPES = ['text/html', 'application/xhtml+xml'];
 export const RESULTS_FORMATS: readonly ResultsFormatInfo[] = [
   entry('results', 'json', {
     label: 'SPARQL JSON',
+    short: 'JSON',
     names: ['json'],
     mediaTypes: ['application/sparql-results+json', 'application/json'],
     extensions: ['json', 'srj'],
@@ -81,6 +86,7 @@ export const RESULTS_FORMATS: readonly ResultsFormatInfo[] = [
   }),
   entry('results', 'xml', {
     label: 'SPARQL XML',
+    short: 'XML',
     names: ['xml'],
     mediaTypes: ['application/sparql-results+xml'],
     alsoReads: ['application/xml', 'text/xml'],
@@ -268,6 +274,20 @@ export function w3cFormatIris(): string[] {
 export function outputChoices(): { name: string; label: string }[] {
   const names = [...new Set(['html', ...RESULTS_FORMATS.map((f) => f.outputNames[0]!), ...RDF_FORMATS.map((f) => f.outputNames[0]!)])];
   return names.map((name) => ({ name, label: outputLabel(name) }));
+}
+
+/** A format a page offers to save a result in: its button's label, `output` value and file extension. */
+export interface DownloadChoice {
+  label: string;
+  output: string;
+  extension: string;
+}
+
+/** What a result page offers to download, by the result's kind: every format written but HTML. */
+export function downloadChoices(): Record<QueryKind, DownloadChoice[]> {
+  const choices = (formats: readonly FormatInfo[]): DownloadChoice[] =>
+    formats.filter((f) => f.format !== 'html').map((f) => ({ label: f.shortLabel, output: f.outputNames[0]!, extension: f.extension }));
+  return { results: choices(RESULTS_FORMATS), rdf: choices(RDF_FORMATS) };
 }
 
 function outputLabel(name: string): string {

@@ -8,6 +8,9 @@ export { RESULT_PAGE_STYLE } from './html-page.js';
 export { loadN3IriChecks, type N3IriChecks, parseRdf } from './rdf-parser.js';
 export {
   defaultFormatFor,
+  downloadChoices,
+  type DownloadChoice,
+  type QueryKind,
   formatForMediaType,
   outputChoices,
   PARSEABLE_RDF_FORMATS,

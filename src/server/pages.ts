@@ -10,7 +10,7 @@ import type { HandlerContext } from './handler-context.js';
 import { escapeHtml, htmlPage, jsonForScriptBlock, pageContentSecurityPolicy } from './html.js';
 import { KNOWN_PREFIXES, QUERY_EXAMPLES, UPDATE_EXAMPLES, type Example } from './page-examples.js';
 import { uiAssets, type UiAssets } from './ui-assets.js';
-import { outputChoices } from '../formats/index.js';
+import { downloadChoices, outputChoices, type DownloadChoice, type QueryKind } from '../formats/index.js';
 
 export interface PagePaths {
   select: string;
@@ -49,6 +49,8 @@ interface PageData {
   styleNonce: string;
   /** Queries read the union of all graphs as their default graph (quiver serve --union-default-graph). */
   unionDefaultGraph: boolean;
+  /** The formats a result can be saved in, by kind (the table of formats says which). */
+  downloads: Record<QueryKind, DownloadChoice[]>;
 }
 
 /** Each page links the other; the current one is marked for assistive technology and the style. */
@@ -131,6 +133,7 @@ function enhancedPage(title: string, page: PageData['page'], paths: PagePaths, o
     updateCredentials: options.updateCredentials ?? false,
     styleNonce: nonce,
     unionDefaultGraph: options.unionDefaultGraph ?? false,
+    downloads: downloadChoices(),
   };
   const scripts =
     script === undefined

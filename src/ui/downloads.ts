@@ -1,29 +1,11 @@
 /**
  * Download buttons: the query is run again in the chosen format (the `output` parameter) and the
- * answer saved as a file. Fetched rather than linked, so credentials go along.
+ * answer saved as a file. Fetched rather than linked, so credentials go along. Which formats: the
+ * page data's, from the server's table of formats.
  */
 import { button, el } from './dom.js';
 import { postForm, type Credentials } from './endpoint.js';
-
-export interface DownloadFormat {
-  label: string;
-  output: string;
-  extension: string;
-}
-
-export const RESULT_DOWNLOADS: DownloadFormat[] = [
-  { label: 'JSON', output: 'json', extension: 'srj' },
-  { label: 'XML', output: 'xml', extension: 'srx' },
-  { label: 'CSV', output: 'csv', extension: 'csv' },
-  { label: 'TSV', output: 'tsv', extension: 'tsv' },
-];
-
-export const RDF_DOWNLOADS: DownloadFormat[] = [
-  { label: 'Turtle', output: 'turtle', extension: 'ttl' },
-  { label: 'N-Triples', output: 'ntriples', extension: 'nt' },
-  { label: 'JSON-LD', output: 'jsonld', extension: 'jsonld' },
-  { label: 'RDF/XML', output: 'rdfxml', extension: 'rdf' },
-];
+import type { DownloadFormat } from './page-data.js';
 
 export interface DownloadRequest {
   endpoint: string;

@@ -6,7 +6,7 @@
 import { chartData, ChartView } from './chart-view.js';
 import { credentialsForm } from './credentials.js';
 import { button, clear, el, formatDuration, plural } from './dom.js';
-import { downloadButtons, RDF_DOWNLOADS, RESULT_DOWNLOADS } from './downloads.js';
+import { downloadButtons } from './downloads.js';
 import { postForm } from './endpoint.js';
 import { isExplanation, renderExplanation } from './explain-view.js';
 import { GraphView } from './graph-view.js';
@@ -212,7 +212,7 @@ async function showResult(): Promise<void> {
 }
 
 function showDownloads(query: string, outcome: QueryOutcome): void {
-  const formats = outcome.kind === 'triples' ? RDF_DOWNLOADS : RESULT_DOWNLOADS.slice(0, outcome.kind === 'boolean' ? 2 : undefined);
+  const formats = outcome.kind === 'triples' ? data.downloads.rdf : data.downloads.results;
   downloads.replaceChildren(
     downloadButtons(formats, {
       endpoint,

@@ -144,7 +144,7 @@ describe('the browser pages', { skip: skipBrowser }, () => {
     );
     assert.match(await runAndExpectSuccess(page), /^12 triples in /);
     await page.waitForSelector('table.results tbody tr');
-    assert.deepEqual(await page.locator('.downloads button').allTextContents(), ['Turtle', 'N-Triples', 'JSON-LD', 'RDF/XML']);
+    assert.deepEqual(await page.locator('.downloads button').allTextContents(), ['Turtle', 'N-Triples', 'N-Quads', 'TriG', 'JSON-LD', 'RDF/XML']);
     assert.equal(await page.isDisabled('.tab-chart'), true, 'no chart for triples');
     await page.click('.tab-graph');
     await page.waitForSelector('.view-panel[data-nodes] canvas');

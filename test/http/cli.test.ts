@@ -16,7 +16,7 @@ import { encodeQuery } from './harness.js';
 
 const MAIN = join(repoRoot(), 'dist', 'src', 'cli', 'main.js');
 /** The package's bin, bundled by scripts/build-cli.mjs (npm run build): absent after tsc alone. */
-const BIN = join(repoRoot(), 'dist', 'src', 'cli', 'quiver.js');
+const BIN = join(repoRoot(), 'dist', 'src', 'cli', 'quiver.cjs');
 const run = promisify(execFile);
 
 /** Starts `quiver serve` and resolves with its URL once it prints the listening line. */

@@ -10,3 +10,4 @@ export { rdfTermEqual, compareValues, orderByCompare } from './compare.js';
 export { callFunction, isFunctionKnown, knownFunctionNames, resolveFunction, type Implementation } from './function-table.js';
 export { literalValue, type LiteralValue, type NumericValue, booleanLiteral, TRUE, FALSE } from './literal-values.js';
 export { Decimal } from './decimal.js';
+export { arithmetic, numericLiteral } from './numeric.js';

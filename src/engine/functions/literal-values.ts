@@ -184,6 +184,18 @@ export function typed(lexical: string, datatype: string): Literal {
   return factory.literal(lexical, datatypeNode(datatype));
 }
 
+/**
+ * A new literal whose value is already known (a cast's or an operation's result), kept on it as
+ * literalValue would keep it once parsed: the next operation on it, say AVG over
+ * xsd:double(?price) row after row, reads the value instead of parsing the lexical form just written.
+ * `value` must be exactly what parsing `lexical` gives.
+ */
+export function typedWithValue(lexical: string, datatype: string, value: LiteralValue): Literal {
+  const term = typed(lexical, datatype);
+  Object.defineProperty(term, VALUE, { value });
+  return term;
+}
+
 export function simpleLiteral(value: string): Literal {
   return factory.literal(value);
 }

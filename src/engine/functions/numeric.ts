@@ -7,7 +7,7 @@ import type { Literal, Term } from '../../rdf/index.js';
 import { ExpressionError } from './function-context.js';
 import { Decimal } from './decimal.js';
 import { NUMERIC_TYPE_IRI, type NumericType } from './xsd-types.js';
-import { numericArgument, typed, type NumericValue } from './literal-values.js';
+import { numericArgument, typed, typedWithValue, type NumericValue } from './literal-values.js';
 
 const RANK: Record<NumericType, number> = { integer: 0, decimal: 1, float: 2, double: 3 };
 const BY_RANK: NumericType[] = ['integer', 'decimal', 'float', 'double'];
@@ -84,9 +84,14 @@ function formatScientific(value: number, exponential: string): string {
   if (value === Infinity) return 'INF';
   if (value === -Infinity) return '-INF';
   if (value === 0) return Object.is(value, -0) ? '-0.0E0' : '0.0E0';
-  const [mantissa, exponent] = exponential.split('e');
-  return (mantissa.includes('.') ? mantissa : mantissa + '.0') + 'E' + Number(exponent);
+  // toExponential's "d[.ddd]e(+|-)n" as "d.ddd" "E" "[-]n", by positions: a cast or an average
+  // over many rows formats one double per row, and splitting made arrays and strings to discard.
+  const e = exponential.indexOf('e');
+  const mantissa = exponential.indexOf('.') === -1 ? exponential.slice(0, e) + '.0' : exponential.slice(0, e);
+  return exponential.charCodeAt(e + 1) === MINUS ? mantissa + 'E-' + exponential.slice(e + 2) : mantissa + 'E' + exponential.slice(e + 2);
 }
+
+const MINUS = 0x2d;
 
 /** The string XPath's fn:string gives a number: no exponent between 1e-6 and 1e6 ("1", "0.5", "1.0E7"). */
 export function numberToXPathString(v: NumericValue): string {
@@ -124,7 +129,12 @@ export function numericLexical(v: NumericValue): string {
 }
 
 export function numericLiteral(v: NumericValue): Literal {
-  return typed(numericLexical(v), NUMERIC_TYPE_IRI[v.type]);
+  const lexical = numericLexical(v);
+  // Integers and doubles read back from their canonical forms as exactly the same value; a float
+  // or a decimal may not (a double not rounded to a float yet, a decimal's trailing zeros), so
+  // those are parsed again when needed.
+  if (v.type === 'integer' || v.type === 'double') return typedWithValue(lexical, NUMERIC_TYPE_IRI[v.type], { kind: 'numeric', value: v });
+  return typed(lexical, NUMERIC_TYPE_IRI[v.type]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,4 +62,32 @@ describe('Group: keys bound for joins, counts on IDs', () => {
       assert.deepEqual(await answers(store, query), await answers(store, query, false));
     });
   }
+
+  it('sums and averages as + adds, value by value: numeric types promoted, a non-number or an unbound value leaves it unbound', async () => {
+    const query = `SELECT ?g (SUM(?v) AS ?sum) (AVG(?v) AS ?avg) {
+      VALUES (?g ?v) {
+        (:ints 1) (:ints 2)
+        (:decimals 0.10) (:decimals 0.20)
+        (:mixed 1) (:mixed 2.5) (:mixed 1.0E0)
+        (:floats "0.1"^^<http://www.w3.org/2001/XMLSchema#float>) (:floats 1)
+        (:word 1) (:word "x")
+        (:unbound 1) (:unbound UNDEF)
+        (:duration "P1D"^^<http://www.w3.org/2001/XMLSchema#dayTimeDuration>)
+      }
+    } GROUP BY ?g`;
+    const rows = await answers(store, query);
+    const literalRow = (g: string, sum: string, avg: string) => `NamedNode:http://ex/${g} ${sum} ${avg}`;
+    assert.deepEqual(
+      rows,
+      [
+        literalRow('decimals', 'Literal:0.3', 'Literal:0.15'),
+        literalRow('duration', '-', '-'),
+        literalRow('floats', 'Literal:1.1E0', 'Literal:5.5E-1'),
+        literalRow('ints', 'Literal:3', 'Literal:1.5'),
+        literalRow('mixed', 'Literal:4.5E0', 'Literal:1.5E0'),
+        literalRow('unbound', '-', '-'),
+        literalRow('word', '-', '-'),
+      ].sort(),
+    );
+  });
 });

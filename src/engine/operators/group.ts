@@ -7,7 +7,16 @@ import { type Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../exec-context.js';
 import { rowKey } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
-import { ExpressionError, callFunction, orderByCompare } from '../functions/index.js';
+import {
+  ExpressionError,
+  arithmetic,
+  callFunction,
+  literalValue,
+  numericLiteral,
+  orderByCompare,
+  type FunctionContext,
+  type NumericValue,
+} from '../functions/index.js';
 import { literal, termKey, typedLiteral, type Term } from '../../rdf/index.js';
 import { xsd } from '../../rdf/index.js';
 import { termBytes } from '../../rdf/index.js';
@@ -182,6 +191,47 @@ function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
 }
 
 const ZERO = typedLiteral('0', xsd.integer);
+const ZERO_VALUE: NumericValue = { type: 'integer', value: 0n };
+
+/**
+ * SUM's and AVG's running total, as `+` would add it value by value (SPARQL 1.1 section 18.5.1.3).
+ * While every value is a number it is kept as a number: building a literal per row, to be parsed
+ * again by the next addition, cost more than the additions. A value that is not a number hands the
+ * total to `+` as a term (so whatever `+` does with it, an error included, stays its business); an
+ * error or an unbound value leaves the total unbound.
+ */
+class RunningSum {
+  private number: NumericValue | undefined = ZERO_VALUE;
+  private term: Term | undefined;
+  private failed = false;
+
+  constructor(private readonly functions: FunctionContext) {}
+
+  add(value: Term | undefined): void {
+    if (this.failed) return;
+    if (value === undefined) {
+      this.failed = true;
+      return;
+    }
+    if (this.number !== undefined) {
+      const known = value.termType === 'Literal' ? literalValue(value) : undefined;
+      if (known?.kind === 'numeric') {
+        this.number = arithmetic('+', this.number, known.value);
+        return;
+      }
+      this.term = numericLiteral(this.number);
+      this.number = undefined;
+    }
+    const next = safe(() => callFunction('+', [this.term!, value], this.functions));
+    if (next === undefined) this.failed = true;
+    else this.term = next;
+  }
+
+  total(): Term | undefined {
+    if (this.failed) return undefined;
+    return this.number !== undefined ? numericLiteral(this.number) : this.term;
+  }
+}
 
 function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
   const f = ctx.functions;
@@ -196,25 +246,21 @@ function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
       };
     }
     case 'sum': {
-      let sum: Term | undefined = ZERO;
-      return {
-        add: (v) => {
-          if (sum === undefined) return;
-          sum = v === undefined ? undefined : safe(() => callFunction('+', [sum!, v], f));
-        },
-        result: () => sum,
-      };
+      const sum = new RunningSum(f);
+      return { add: (v) => sum.add(v), result: () => sum.total() };
     }
     case 'avg': {
-      let sum: Term | undefined = ZERO;
+      const sum = new RunningSum(f);
       let n = 0;
       return {
         add: (v) => {
-          if (sum === undefined) return;
           n++;
-          sum = v === undefined ? undefined : safe(() => callFunction('+', [sum!, v], f));
+          sum.add(v);
         },
-        result: () => (sum === undefined ? undefined : n === 0 ? ZERO : safe(() => callFunction('/', [sum!, typedLiteral(String(n), xsd.integer)], f))),
+        result: () => {
+          const total = sum.total();
+          return total === undefined ? undefined : n === 0 ? ZERO : safe(() => callFunction('/', [total, typedLiteral(String(n), xsd.integer)], f));
+        },
       };
     }
     case 'min':

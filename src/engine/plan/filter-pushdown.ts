@@ -7,7 +7,10 @@
  * solution, and joins, OPTIONALs and further filters above it only extend or drop those solutions,
  * never change a bound value. So dropping a solution early drops exactly the solutions it would
  * have been the origin of, which the filter would have dropped at the top. The path down follows
- * only such operators: join operands, the left side of OPTIONAL, MINUS and nested filters.
+ * only such operators: join operands, the left side of OPTIONAL, MINUS and nested filters, and the
+ * branches of a UNION: a filter over a union is the union of the filtered branches, so a conjunct
+ * leaves the top only when every branch took it (a branch that cannot, say one that does not bind
+ * its variable, leaves it at the top, where the solutions of the others pass it again).
  * Conjuncts with EXISTS stay where they are (EXISTS sees the whole solution of the group) and so do
  * those with BNODE() (its labels are scoped to one solution of the group).
  */
@@ -58,6 +61,13 @@ function pushInto(node: Algebra.Operation, conjuncts: Conjunct[], placed: Set<Co
       const pair = node as Algebra.LeftJoin | Algebra.Minus;
       const left = pushInto(pair.input[0], conjuncts, placed);
       return left === pair.input[0] ? node : ({ ...pair, input: [left, pair.input[1]] } as typeof pair);
+    }
+    case 'union': {
+      const union = node as Algebra.Union;
+      const takenBy = union.input.map(() => new Set<Conjunct>());
+      const inputs = union.input.map((branch, i) => pushInto(branch, open, takenBy[i]!));
+      for (const c of open) if (takenBy.every((taken) => taken.has(c))) placed.add(c);
+      return inputs.every((branch, i) => branch === union.input[i]) ? node : { ...union, input: inputs };
     }
     case 'filter': {
       const filter = node as Algebra.Filter;
