@@ -11,16 +11,23 @@
  * answer of more than 32 KiB in pieces, so on a kept-alive connection each piece after the first
  * waits for the client's delayed ACK (40 ms on Linux): BSBM Q2 then takes 45 ms instead of 6 with
  * a plain client such as this one's. (Quiver keeps its connections to Virtuoso and acknowledges
- * such pieces at once: see src/service/remote-http1.ts.) Quiver itself is asked on a kept-alive
- * connection (it sends with TCP_NODELAY).
+ * such pieces at once: see src/net/piece-acks.ts; the servers started here run
+ * with `--remote-ack-pieces reuse`, Virtuoso skipping the empty lines, unless `--ack-pieces MODE`
+ * says otherwise.) Quiver itself is asked on a kept-alive connection (it sends with TCP_NODELAY).
  *
- *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE]  [--proxy] [--cpu-prof DIR] [--node-flag FLAG]...
+ *   npm run build && node dist/bench/remote-overhead.js [--mixes 20] [--warmup 100] [--dataset FILE]  [--proxy] [--clients-compare] [--ack-pieces MODE] [--cpu-prof DIR] [--node-flag FLAG]...
  *
  * The overall figures come with 95% intervals from a bootstrap over the query instances (each
  * instance's latencies every way resampled together), to tell a difference from this machine's noise.
  *
  * `--proxy` adds a fourth way: a bare node:http forwarding proxy (no parsing, a new connection to
  * Virtuoso per request, as Quiver's), the floor of any Node.js server in the middle on this machine.
+ *
+ * `--clients-compare` adds a second Quiver server beside the first, the two differing only in the
+ * client that talks to Virtuoso: `quiver` with remote mode's own HTTP/1.1 client (QUIVER_REMOTE_HTTP1=1,
+ * src/service/remote-http1.ts), `quiver-undici` with net/'s undici client (QUIVER_REMOTE_HTTP1=0,
+ * src/net/http-client.ts). Both are ways alternated like the others, each with its added latency and
+ * its process's CPU per request: whether the hand-written client still wins, and by how much.
  *
  * `--cpu-prof DIR` runs the Quiver server under `node --cpu-prof` (profile written to DIR when it
  * stops; read it with bench/profile-summary.ts).
@@ -50,7 +57,7 @@ const ACCEPT: Record<QueryInstance['form'], string> = {
   describe: 'application/n-triples',
 };
 
-type Way = 'direct' | 'direct-ka' | 'quiver' | 'proxy';
+type Way = 'direct' | 'direct-ka' | 'quiver' | 'quiver-undici' | 'proxy';
 
 interface Sample {
   query: string;
@@ -70,6 +77,8 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '808080' },
       'cpu-prof': { type: 'string' },
       proxy: { type: 'boolean', default: false },
+      'clients-compare': { type: 'boolean', default: false },
+      'ack-pieces': { type: 'string', default: 'reuse' },
       'node-flag': { type: 'string', multiple: true, default: [] },
     },
   });
@@ -96,45 +105,58 @@ async function main(): Promise<void> {
     return;
   }
   const virtuoso = launched.engine;
-  const quiver = await startChildServer({
-    command: process.execPath,
-    args: [
-      ...values['node-flag']!,
-      ...profiling(values['cpu-prof']),
-      join(repoRoot, 'dist/src/cli/main.js'),
-      'serve',
-      '--remote',
-      virtuoso.endpoint,
-      '--port',
-      '0',
-    ],
-    startupMs: 30_000,
-  });
-  const quiverEndpoint = quiver.endpoint.replace(/\/sparql$/, '/sparql/select');
+  const startQuiver = (ownClient: string, profileDir: string | undefined): ReturnType<typeof startChildServer> =>
+    startChildServer({
+      command: process.execPath,
+      args: [
+        ...values['node-flag']!,
+        ...profiling(profileDir),
+        join(repoRoot, 'dist/src/cli/main.js'),
+        'serve',
+        '--remote',
+        virtuoso.endpoint,
+        '--remote-ack-pieces',
+        values['ack-pieces']!,
+        '--port',
+        '0',
+      ],
+      env: { ...process.env, QUIVER_REMOTE_HTTP1: ownClient },
+      startupMs: 30_000,
+    });
+  const quiver = await startQuiver('1', values['cpu-prof']);
+  const undici = values['clients-compare'] ? await startQuiver('0', values['cpu-prof'] && join(values['cpu-prof'], 'undici')) : undefined;
+  const selectEndpoint = (server: { endpoint: string }): string => server.endpoint.replace(/\/sparql$/, '/sparql/select');
   const proxy = values.proxy ? await startBareProxy(virtuoso.endpoint) : undefined;
   const ways: Partial<Record<Way, Target>> = {
     direct: { endpoint: virtuoso.endpoint, agent: new Agent({ keepAlive: false }) },
     'direct-ka': { endpoint: virtuoso.endpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
-    quiver: { endpoint: quiverEndpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
+    quiver: { endpoint: selectEndpoint(quiver), agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
   };
+  if (undici) ways['quiver-undici'] = { endpoint: selectEndpoint(undici), agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
   if (proxy) ways.proxy = { endpoint: proxy.endpoint, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
+  const processes: [string, number][] = [['Quiver', quiver.pid]];
+  if (undici) processes.push(['Quiver (undici client)', undici.pid]);
   try {
     console.log(`Virtuoso: ${virtuoso.description}, ${virtuoso.load.triples} triples loaded`);
     let turn = 0;
     for (const [n, mix] of mixes.warmup.entries()) {
       for (const query of mix.queries) {
         if (n < WARMUP_EVERY_WAY) await measure(query, ways, turn++);
-        else await timed(ways.quiver!, query);
+        else {
+          await timed(ways.quiver!, query);
+          if (ways['quiver-undici']) await timed(ways['quiver-undici'], query);
+        }
       }
     }
     const samples: Sample[] = [];
-    const cpuBefore = cpuMs(quiver.pid);
+    const cpuBefore = processes.map(([, pid]) => cpuMs(pid));
     for (const mix of mixes.measured) for (const query of mix.queries) samples.push(await measure(query, ways, turn++));
     report(samples, Object.keys(ways) as Way[], Number(values.seed));
-    console.log(`Quiver process CPU per request: ${((cpuMs(quiver.pid) - cpuBefore) / samples.length).toFixed(2)} ms`);
+    processes.forEach(([name, pid], i) => console.log(`${name} process CPU per request: ${((cpuMs(pid) - cpuBefore[i]!) / samples.length).toFixed(2)} ms`));
   } finally {
     for (const target of Object.values(ways)) target.agent.destroy();
     await proxy?.stop();
+    await undici?.stop();
     await quiver.stop();
     await virtuoso.stop();
   }
@@ -247,13 +269,15 @@ function bootstrap(samples: Sample[], way: Way, seed: number): { overhead: [numb
 
 function report(samples: Sample[], ways: Way[], seed: number): void {
   const names = [...new Set(samples.map((s) => s.query))].sort();
-  const cell = (value: number): string => value.toFixed(2).padStart(10);
+  // Wide enough for every way's name and a space.
+  const width = Math.max(10, ...ways.map((way) => way.length + 1));
+  const cell = (value: number): string => value.toFixed(2).padStart(width);
   const row = (label: string, list: Sample[]): string => {
     const medians = ways.map((way) => cell(median(list.map((s) => s.ms[way]!)))).join('');
     const { overhead, paired } = added(list, 'quiver');
     return `${label.padEnd(8)} ${String(list.length).padStart(5)}${medians}${cell(overhead)}${cell(paired)}`;
   };
-  const heading = [...ways, 'overhead', 'paired'].map((h) => h.padStart(10)).join('');
+  const heading = [...ways, 'overhead', 'paired'].map((h) => h.padStart(width)).join('');
   console.log(`${'query'.padEnd(8)} ${'n'.padStart(5)}${heading}`);
   for (const name of names)
     console.log(
@@ -268,7 +292,7 @@ function report(samples: Sample[], ways: Way[], seed: number): void {
   console.log('medians of latency (ms) until the last byte; direct: a new connection per request, direct-ka: kept alive;');
   console.log('overhead = quiver median - direct median; paired = median of per-request differences (quiver - direct)');
   const range = ([low, high]: [number, number]): string => `${low.toFixed(2)} – ${high.toFixed(2)}`;
-  for (const way of ways.filter((w): w is 'quiver' | 'proxy' => w === 'quiver' || w === 'proxy')) {
+  for (const way of ways.filter((w) => w !== 'direct' && w !== 'direct-ka')) {
     const figures = added(samples, way);
     const intervals = bootstrap(samples, way, seed);
     console.log(
@@ -280,6 +304,20 @@ function report(samples: Sample[], ways: Way[], seed: number): void {
   // against both.
   const keptAlive = median(samples.map((s) => s.ms['direct-ka']!));
   console.log(`against direct-ka instead: quiver median - direct-ka median = ${(median(samples.map((s) => s.ms.quiver!)) - keptAlive).toFixed(2)} ms`);
+  if (ways.includes('quiver-undici')) clientsCompared(samples, seed);
+}
+
+/** Remote mode's own HTTP/1.1 client against net/'s undici client: the median of paired differences, with its interval. */
+function clientsCompared(samples: Sample[], seed: number): void {
+  const paired = (list: Sample[]): number => median(list.map((s) => s.ms['quiver-undici']! - s.ms.quiver!));
+  const random = new Random(seed, 'bootstrap', 'clients');
+  const resampled: number[] = [];
+  for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) resampled.push(paired(samples.map(() => samples[Math.floor(random.next() * samples.length)]!)));
+  const sorted = Float64Array.from(resampled).sort();
+  const [low, high] = [sorted[Math.floor(sorted.length * 0.025)]!, sorted[Math.ceil(sorted.length * 0.975) - 1]!];
+  console.log(
+    `quiver-undici - quiver (own HTTP/1.1 client): median ${(median(samples.map((s) => s.ms['quiver-undici']!)) - median(samples.map((s) => s.ms.quiver!))).toFixed(2)} ms, paired ${paired(samples).toFixed(2)} ms (95%: ${low.toFixed(2)} – ${high.toFixed(2)})`,
+  );
 }
 
 await main();

@@ -26,6 +26,9 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  // undici (the HTTP client of LOAD, SERVICE and remote mode) loads from node_modules, on demand:
+  // too large to read on every start.
+  external: ['undici'],
   logLevel: 'warning',
   plugins: [
     {
@@ -45,8 +48,8 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['lmdb'],
-  // What it loads on demand (Node's HTTP client) as require() in a promise: vm.Script, which runs
+  external: ['lmdb', 'undici'],
+  // What it loads on demand (undici, node:dns) as require() in a promise: vm.Script, which runs
   // it (src/cli/code-cache.ts), has no import() in Node 20 without an experimental flag.
   supported: { 'dynamic-import': false },
   // Read whole at each run: without comments and blanks it is a third smaller and ASCII only (a

@@ -82,3 +82,23 @@ describe('the time a request may take to arrive (--body-timeout)', () => {
     assert.throws(() => settings(['--body-timeout', '0']), UsageError);
   });
 });
+
+describe('acknowledging the pieces of a remote answer (--remote-ack-pieces)', () => {
+  const remote = ['--remote', 'http://127.0.0.1:8890/sparql'];
+
+  it("leaves it to the service's default unless given; takes the flag over QUIVER_REMOTE_ACK_PIECES", () => {
+    assert.equal(settings(remote).remote!.ackPieces, undefined);
+    assert.equal(settings(remote, { QUIVER_REMOTE_ACK_PIECES: 'reuse' }).remote!.ackPieces, 'reuse');
+    assert.equal(settings([...remote, '--remote-ack-pieces', 'off'], { QUIVER_REMOTE_ACK_PIECES: 'reuse' }).remote!.ackPieces, 'off');
+    assert.equal(settings([...remote, '--remote-ack-pieces', 'Close']).remote!.ackPieces, 'close');
+    assert.ok(
+      SERVE_HELP.split('\n').some((l) => l.includes('--remote-ack-pieces') && l.includes('[QUIVER_REMOTE_ACK_PIECES]')),
+      SERVE_HELP,
+    );
+  });
+
+  it('refuses a setting it does not know, and the flag without --remote', () => {
+    assert.throws(() => settings([...remote, '--remote-ack-pieces', 'virtuoso']), /off, close, reuse/);
+    assert.throws(() => settings(['--remote-ack-pieces', 'reuse']), /needs --remote/);
+  });
+});

@@ -7,6 +7,7 @@ import { buildServer } from '../server/index.js';
 import { normalizeBasePath, type ServerConfig } from '../server/index.js';
 import { createLocalService, inlineQueriesSetting, INLINE_QUERIES_MODES, type InlineQueriesMode } from '../service/index.js';
 import { createRemoteService, RemoteService } from '../service/index.js';
+import { ACK_PIECES_SETTINGS, type AckPieces } from '../net/index.js';
 import { SECURITY_OPTIONS, securitySettings } from './security-options.js';
 import { FETCH_OPTIONS, fetchOptionSettings, type FetchOptionSettings } from './fetch-options.js';
 import { MEMORY_OPTIONS, memorySettings } from './memory-options.js';
@@ -47,6 +48,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { name: 'remote-user', type: 'string', value: 'USER', description: 'remote mode: HTTP Basic user for the remote' },
   { name: 'remote-password', type: 'string', value: 'PASSWORD', description: 'remote mode: its password (prefer the environment variable)' },
   { name: 'remote-token', type: 'string', value: 'TOKEN', description: 'remote mode: bearer token for the remote (prefer the environment variable)' },
+  {
+    name: 'remote-ack-pieces',
+    type: 'string',
+    value: 'MODE',
+    description:
+      'remote mode: acknowledge the pieces of a large answer at once with an empty line, for remotes that write in pieces with Nagle on (Virtuoso): close = and close that connection after the answer (default), reuse = and keep it (only for remotes that skip empty lines before a request, as Virtuoso does), off = never',
+  },
   { name: 'host', type: 'string', value: 'HOST', default: DEFAULT_HOST, description: 'interface to listen on' },
   { name: 'port', type: 'string', value: 'PORT', default: String(DEFAULT_PORT), description: 'TCP port (0: any free port)' },
   { name: 'base-path', type: 'string', value: '/PREFIX', description: 'path prefix of the endpoints, e.g. /marmotta (default: none)' },
@@ -245,12 +253,16 @@ export interface RemoteSettings {
   user?: string;
   password?: string;
   token?: string;
+  /** --remote-ack-pieces; undefined: the service's default. */
+  ackPieces?: AckPieces;
 }
 
 /** The --remote* flags; credentials without --remote are a mistake worth saying. */
 function remoteSettings(values: ParsedOptions['values']): RemoteSettings | undefined {
   const queryEndpoint = stringOption(values, 'remote');
-  const others = ['remote-update', 'remote-user', 'remote-password', 'remote-token'].filter((name) => stringOption(values, name) !== undefined);
+  const others = ['remote-update', 'remote-user', 'remote-password', 'remote-token', 'remote-ack-pieces'].filter(
+    (name) => stringOption(values, name) !== undefined,
+  );
   if (queryEndpoint === undefined) {
     if (others.length > 0) throw new UsageError(`--${others[0]} needs --remote URL`);
     return undefined;
@@ -270,5 +282,10 @@ function remoteSettings(values: ParsedOptions['values']): RemoteSettings | undef
     user: stringOption(values, 'remote-user'),
     password: stringOption(values, 'remote-password'),
     token: stringOption(values, 'remote-token'),
+    ackPieces: ackPiecesSetting(stringOption(values, 'remote-ack-pieces')),
   };
+}
+
+function ackPiecesSetting(value: string | undefined): AckPieces | undefined {
+  return value === undefined ? undefined : oneOf('remote-ack-pieces', value.trim().toLowerCase(), ACK_PIECES_SETTINGS);
 }

@@ -1,7 +1,8 @@
 /**
- * What net/ offers to the layers above it: fetching what a request makes the server fetch (LOAD
- * documents, SERVICE answers) within a target policy, a byte budget and a time limit, with the
- * settings that describe them (FetchSettings). The export list is kept up to date by
+ * What net/ offers to the layers above it: the HTTP client for every request to another server
+ * (http-client.ts: remote mode's pooled EndpointClient), and fetching what a request makes the
+ * server fetch (LOAD documents, SERVICE answers) within a target policy, a byte budget and a time
+ * limit, with the settings that describe them (FetchSettings). The export list is kept up to date by
  * scripts/layer-imports.mjs; this paragraph is not.
  */
 export { TargetPolicy } from './fetch-targets.js';
@@ -14,3 +15,5 @@ export {
   type FetchSettings,
   formatBytes,
 } from './outbound-http.js';
+export { EndpointClient, type ResponseBody } from './http-client.js';
+export { ACK_PIECES_SETTINGS, type AckPieces, DEFAULT_ACK_PIECES, PieceAcks } from './piece-acks.js';

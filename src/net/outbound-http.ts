@@ -1,6 +1,5 @@
 /**
- * The one HTTP client for what the server fetches on a request's behalf: LOAD documents and
- * SERVICE answers. Everything about such a fetch is bounded, because its target and its answer are
+ * What the server fetches on a request's behalf: LOAD documents and SERVICE answers. Everything about such a fetch is bounded, because its target and its answer are
  * in the hands of whoever sent the request (and of whoever runs the target):
  * - where it goes: the target policy (fetch-targets.ts), checked on every address a name resolves
  *   to at connect time (a `lookup` of our own, so a DNS answer cannot change between check and use)
@@ -10,19 +9,20 @@
  * - how long it takes: one time limit from the first byte sent to the last byte read, whichever is
  *   sooner of the fetch limit and the request's own, with the request's cancellation polled.
  *
- * node:http rather than the global fetch: its `lookup` option is what makes the connect-time check
- * possible (the global fetch only allows one through an undici dispatcher, not a dependency here),
- * and its streams give the byte counting backpressure. No connection is reused (`agent: false`): a
- * pooled socket would skip the check of the address it was opened to.
+ * Sent through undici (http-client.ts: sendOnce) rather than the global fetch: a dispatcher per
+ * request whose connector takes our `lookup` is what makes the connect-time check possible, and its
+ * body stream gives the byte counting backpressure. No connection is reused: a pooled socket would
+ * skip the check of the address it was opened to.
  *
  * Errors name the fetch's purpose (`LOAD <iri>`) and the limit with its flag; they never carry
  * what the target answered, which may be a secret of a host the requester cannot see.
  */
 import type { LookupAddress } from 'node:dns';
-import type { IncomingMessage, RequestOptions } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { EvaluationError, ProtocolError, QuiverError, ResourceLimitError, TimeoutError } from '../errors.js';
 import { literalAddress, targetPolicy, type TargetPolicy } from './fetch-targets.js';
+import { loadUndici, sendOnce, type OnceResponse } from './http-client.js';
 
 /** What limits an outbound fetch: `quiver serve --fetch-allow`, `--max-fetch-bytes`, `--fetch-timeout`. */
 export interface FetchSettings {
@@ -116,26 +116,20 @@ export interface OutboundResponse {
   close(): void;
 }
 
-interface HttpClient {
-  http: typeof import('node:http');
-  https: typeof import('node:https');
-  dns: typeof import('node:dns');
-}
+type Dns = typeof import('node:dns');
 
-let httpClient: Promise<HttpClient> | undefined;
+let dnsModule: Promise<Dns> | undefined;
 
-/**
- * Node's HTTP client, loaded by the first fetch: most requests fetch nothing, and a one-shot
- * `quiver query` would spend more on loading it (http, https, tls, dns) than on its query.
- */
-function loadHttpClient(): Promise<HttpClient> {
-  httpClient ??= Promise.all([import('node:http'), import('node:https'), import('node:dns')]).then(([http, https, dns]) => ({ http, https, dns }));
-  return httpClient;
+/** node:dns, loaded by the first fetch (most requests fetch nothing). */
+function loadDns(): Promise<Dns> {
+  dnsModule ??= import('node:dns');
+  return dnsModule;
 }
 
 /** Fetches `request.url`, following redirects; resolves when the head of the final answer is in. */
 export async function fetchOutbound(request: OutboundRequest): Promise<OutboundResponse> {
-  const client = await loadHttpClient();
+  // Loaded before the time limit starts, as it always was: the first fetch of a process is not slower to the target.
+  const [dns] = await Promise.all([loadDns(), loadUndici()]);
   const policy = targetPolicy(request.settings?.allow);
   const watch = new FetchWatch(request);
   try {
@@ -144,13 +138,13 @@ export async function fetchOutbound(request: OutboundRequest): Promise<OutboundR
     let body = request.body;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       checkScheme(url, request.purpose);
-      const response = await exchange(client, url, method, request.headers ?? {}, body, policy, watch, request.purpose);
+      const response = await exchange(dns, url, method, request.headers ?? {}, body, policy, watch, request.purpose);
       const location = response.headers.location;
-      if (response.statusCode! >= 300 && response.statusCode! < 400 && location) {
-        response.destroy();
+      if (response.status >= 300 && response.status < 400 && typeof location === 'string' && location !== '') {
+        response.close();
         url = new URL(location, url);
         // As browsers do: 303 (and 301/302 after a POST) fetch the new location with GET.
-        if (response.statusCode === 303 || (method === 'POST' && response.statusCode! <= 302)) {
+        if (response.status === 303 || (method === 'POST' && response.status <= 302)) {
           method = 'GET';
           body = undefined;
         }
@@ -178,8 +172,8 @@ function checkScheme(url: URL, purpose: string): void {
 }
 
 /** One request and the head of its answer. */
-function exchange(
-  client: HttpClient,
+async function exchange(
+  dns: Dns,
   url: URL,
   method: string,
   headers: Record<string, string>,
@@ -187,7 +181,7 @@ function exchange(
   policy: TargetPolicy,
   watch: FetchWatch,
   purpose: string,
-): Promise<IncomingMessage> {
+): Promise<OnceResponse> {
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const literal = literalAddress(url.hostname);
   if (literal !== undefined) {
@@ -196,28 +190,24 @@ function exchange(
     if (reason !== undefined) throw refused(purpose, `${literal} is ${reason}`);
   }
   const openedByName = literal === undefined && policy.admitsName(url.hostname, port);
-  const options: RequestOptions = {
-    method,
-    hostname: literal ?? url.hostname,
-    port,
-    path: `${url.pathname}${url.search}`,
-    headers: { 'user-agent': 'Quiver', ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
-    agent: false,
-    lookup: openedByName ? undefined : (guardedLookup(client.dns, policy, port, purpose) as RequestOptions['lookup']),
-  };
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    let answered = false;
-    const request = (url.protocol === 'https:' ? client.https : client.http).request(options, (response) => {
-      answered = true;
-      resolve(response);
+  const stop = new AbortController();
+  watch.onStop((error) => stop.abort(error));
+  try {
+    return await sendOnce({
+      url,
+      method,
+      headers: { 'user-agent': 'Quiver', ...lowerCaseNames(headers) },
+      body,
+      lookup: openedByName ? undefined : guardedLookup(dns, policy, port, purpose),
+      signal: stop.signal,
     });
-    request.on('error', (error) => {
-      // After the head, a broken connection is the body's to report (see answer()).
-      if (!answered) reject(fetchFailure(error, purpose));
-    });
-    watch.onStop((error) => request.destroy(error));
-    request.end(body);
-  });
+  } catch (error) {
+    throw fetchFailure(error as Error, purpose);
+  }
+}
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /**
@@ -225,8 +215,8 @@ function exchange(
  * allowed: the connection goes to one of exactly these addresses, so DNS cannot point elsewhere
  * between the check and the connect.
  */
-function guardedLookup(dns: HttpClient['dns'], policy: TargetPolicy, port: number, purpose: string) {
-  return (hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void): void => {
+function guardedLookup(dns: Dns, policy: TargetPolicy, port: number, purpose: string): LookupFunction {
+  return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void): void => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
       for (const { address } of addresses) {
@@ -237,7 +227,7 @@ function guardedLookup(dns: HttpClient['dns'], policy: TargetPolicy, port: numbe
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });
-  };
+  }) as LookupFunction;
 }
 
 function refused(purpose: string, why: string): ProtocolError {
@@ -252,13 +242,13 @@ function fetchFailure(error: Error, purpose: string): Error {
 }
 
 /** The final answer: its body metered as it streams. */
-function answer(response: IncomingMessage, url: URL, watch: FetchWatch, budget: FetchBudget, purpose: string): OutboundResponse {
+function answer(response: OnceResponse, url: URL, watch: FetchWatch, budget: FetchBudget, purpose: string): OutboundResponse {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > 0) {
     try {
       budget.check(declared, purpose);
     } catch (error) {
-      response.destroy();
+      response.close();
       throw error;
     }
   }
@@ -272,19 +262,18 @@ function answer(response: IncomingMessage, url: URL, watch: FetchWatch, budget: 
       }
     },
   });
-  const broke = () => body.destroy(new EvaluationError(`${purpose} failed: the connection broke off`));
-  response.on('aborted', broke);
-  response.on('error', broke);
-  response.pipe(body);
+  response.body.on('error', () => body.destroy(new EvaluationError(`${purpose} failed: the connection broke off`)));
+  response.body.pipe(body);
   watch.onStop((error) => body.destroy(error));
   body.on('end', () => watch.finish());
   body.on('close', () => {
     watch.finish();
-    response.destroy();
+    response.close();
   });
+  const contentType = response.headers['content-type'];
   return {
-    status: response.statusCode!,
-    contentType: response.headers['content-type'] ?? '',
+    status: response.status,
+    contentType: typeof contentType === 'string' ? contentType : '',
     url: url.toString(),
     body,
     text: () => readText(body),

@@ -4,13 +4,12 @@
  * go to the remote only, and an exchange that stops the request when the time limit passes, the
  * client goes away or the service closes — whether the remote is still thinking or still streaming.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { CancelledError, OverloadedError, QuiverError, SparqlSyntaxError, TimeoutError } from '../errors.js';
+import { DEFAULT_ACK_PIECES, EndpointClient, type AckPieces } from '../net/index.js';
 import { errorForRemoteStatus, isStaleConnection, networkCause, redactedEndpoint, RemoteEndpointError } from './remote-errors.js';
 import { Http1Exchange, type RemoteBody } from './remote-http1.js';
-import { SpareConnections } from './remote-spare-connections.js';
+import { SPARE_IDLE_MS, SpareConnections } from './remote-spare-connections.js';
 import type { CancelSignal } from './sparql-service.js';
 
 export type { RemoteBody } from './remote-http1.js';
@@ -25,7 +24,7 @@ export interface RemoteCredentials {
 
 type EndReason = 'timeout' | 'cancelled' | 'closed';
 
-/** A request under way: node:http's ClientRequest, or our own exchange on a connection of its own. */
+/** A request under way: net/'s client's exchange, or our own on a connection of its own (remote-http1.ts). */
 interface RequestUnderWay {
   readonly destroyed: boolean;
   destroy(error?: Error): unknown;
@@ -165,15 +164,18 @@ interface Received {
 
 export interface ConnectionPolicy {
   /**
-   * Whether connections are kept open between requests (default: yes). Over plain http our own
-   * client reads the answers (remote-http1.ts): servers that leave Nagle's algorithm on and write
-   * an answer in pieces (Virtuoso 7: the body after 32 KiB) wait for our ACK of each piece, which
-   * Linux delays by 40 ms on a kept-alive connection; the client acknowledges such pieces at once
-   * and closes the connection after that answer. false: every request has a connection of its own
-   * (`Connection: close`). Either way, when no kept connection is ready, the next query's
-   * connection is opened ahead, once an answer has been read (see SpareConnections).
+   * Whether connections are kept open between requests (default: yes). false: every request has a
+   * connection of its own (`Connection: close`). Either way, over plain http, when no kept
+   * connection is ready, the next query's connection is opened ahead, once an answer has been read
+   * (see SpareConnections).
    */
   keepAlive?: boolean;
+  /**
+   * Whether the pieces of an answer are
+   * acknowledged at once, and whether a connection that carried such an acknowledgement is reused:
+   * see AckPieces. Default DEFAULT_ACK_PIECES.
+   */
+  ackPieces?: AckPieces;
   /**
    * How long a connection kept or opened ahead waits for its request; 0: none is kept or opened
    * ahead (a new connection per request). Default SPARE_IDLE_MS.
@@ -186,10 +188,10 @@ export class RemoteEndpoint {
   /** For messages and logs: without credentials or query string. */
   readonly name: string;
   private readonly authorization: string | undefined;
-  private readonly httpsAgent: HttpsAgent;
-  /** Plain http through node:http, when our own client is switched off (QUIVER_REMOTE_HTTP1=0). */
-  private readonly httpAgent: HttpAgent;
+  /** https, and plain http when our own client is switched off (QUIVER_REMOTE_HTTP1=0): net/'s pooled client. */
+  private readonly client: EndpointClient;
   private readonly keepAlive: boolean;
+  private readonly ackPieces: AckPieces;
   private readonly target: URL;
   private readonly destination: Destination;
   /** Connections kept or opened ahead for the next queries (plain http only). */
@@ -227,9 +229,9 @@ export class RemoteEndpoint {
     this.name = redactedEndpoint(url);
     this.authorization = authorizationHeader(credentials.user || credentials.token ? credentials : fromUrl);
     this.keepAlive = policy.keepAlive ?? true;
+    this.ackPieces = policy.ackPieces ?? DEFAULT_ACK_PIECES;
     this.destination = destinationOf(url, this.keepAlive);
-    this.httpsAgent = new HttpsAgent({ keepAlive: this.keepAlive });
-    this.httpAgent = new HttpAgent({ keepAlive: this.keepAlive });
+    this.client = new EndpointClient({ keepAlive: this.keepAlive, idleMs: policy.spareIdleMs ?? SPARE_IDLE_MS, ackPieces: this.ackPieces });
     const open = this.destination.ownConnection;
     if (open !== undefined && policy.spareIdleMs !== 0) this.spare = new SpareConnections(open, policy.spareIdleMs);
   }
@@ -265,8 +267,7 @@ export class RemoteEndpoint {
   /** Closes the connections kept for reuse or opened ahead. */
   close(): void {
     this.spare?.close();
-    this.httpsAgent.destroy();
-    this.httpAgent.destroy();
+    this.client.close();
   }
 
   private async sendFollowingRedirects(body: Buffer, accept: string, exchange: RemoteExchange, mayTakeSpare: boolean): Promise<Received> {
@@ -290,8 +291,8 @@ export class RemoteEndpoint {
    * One POST, its headers and form in a single write (Content-Length known). Over plain http, read
    * by our own client (remote-http1.ts), on a connection kept or opened ahead when there is one,
    * else a new one; once the answer has been read, its connection is kept for the next query or
-   * another is opened ahead. Over https, node:https with its agent's connections (and node:http
-   * over plain http, when our own client is switched off).
+   * another is opened ahead. Over https, net/'s client (http-client.ts) with its pooled connections
+   * (and over plain http too, when our own client is switched off).
    */
   private send(
     destination: Destination,
@@ -307,24 +308,15 @@ export class RemoteEndpoint {
       const socket = spare ?? destination.ownConnection();
       // Connections to where a redirect sent us are not kept: spares are for our remote.
       const onComplete = this.spare === undefined || destination !== this.destination ? undefined : mayTakeSpare ? this.answerRead : this.keepConnection;
-      const request = new Http1Exchange(socket, requestBytes(destination, body, accept, authorization), this.keepAlive, onComplete);
+      const request = new Http1Exchange(socket, requestBytes(destination, body, accept, authorization), this.keepAlive, onComplete, this.ackPieces);
       exchange.attach(request);
       return request.response;
     }
-    const headers: OutgoingHttpHeaders = { 'content-type': FORM_MEDIA_TYPE, 'content-length': body.length, accept };
+    const headers: Record<string, string> = { 'content-type': FORM_MEDIA_TYPE, 'content-length': String(body.length), accept };
     if (authorization) headers.authorization = authorization;
-    // Options rather than a URL: Node would convert the URL on every request.
-    const options: RequestOptions = { ...destination.options, headers, agent: destination.https ? this.httpsAgent : this.httpAgent };
-    const requestWith = destination.https ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const request = requestWith(options, (response) => {
-        resolve({ status: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', headers: response.headers, body: new IncomingBody(response) });
-      });
-      request.once('socket', noDelay);
-      request.once('error', reject);
-      exchange.attach(request);
-      request.end(body);
-    });
+    const request = this.client.send({ url: destination.url, method: 'POST', headers, body });
+    exchange.attach(request);
+    return request.response;
   }
 }
 
@@ -332,10 +324,8 @@ const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
 
 /** Where a request goes, worked out once per URL. */
 interface Destination {
-  https: boolean;
-  /** node:http's options. */
-  options: Readonly<Pick<RequestOptions, 'method' | 'protocol' | 'hostname' | 'port' | 'path'>>;
-  /** Plain http: opens a connection (our own client reads its answers); undefined: node:http(s) does. */
+  url: URL;
+  /** Plain http: opens a connection (our own client reads its answers); undefined: net/'s client does. */
   ownConnection?: () => Socket;
   /** The request line and the headers every request has, for our own client. */
   requestStart: string;
@@ -343,7 +333,7 @@ interface Destination {
 
 /**
  * Whether plain http goes through our own HTTP/1.1 client (remote-http1.ts): QUIVER_REMOTE_HTTP1=0
- * sends it through node:http instead, the path https takes, to compare the two or if ours is ever
+ * sends it through net/'s client instead, the path https takes, to compare the two or if ours is ever
  * suspected. Read for each destination, when its endpoint is made (or redirected to).
  */
 function ownHttp1Client(): boolean {
@@ -352,14 +342,14 @@ function ownHttp1Client(): boolean {
 
 function destinationOf(url: URL, keepAlive: boolean): Destination {
   const https = url.protocol === 'https:';
-  // The hostname of a URL keeps an IPv6 address in brackets; node:http and connect want it bare.
+  // The hostname of a URL keeps an IPv6 address in brackets; connect wants it bare.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port || (https ? 443 : 80));
   const path = `${url.pathname}${url.search}`;
   const ownConnection = https || !ownHttp1Client() ? undefined : (): Socket => connect({ host: hostname, port }).setNoDelay(true);
   // The URL parser has percent-encoded the path and punycoded the host: both are ASCII.
   const requestStart = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${keepAlive ? '' : 'Connection: close\r\n'}Content-Type: ${FORM_MEDIA_TYPE}\r\n`;
-  return { https, options: { method: 'POST', protocol: url.protocol, hostname, port, path }, ownConnection, requestStart };
+  return { url, ownConnection, requestStart };
 }
 
 /** The request for our own client: head and form in one buffer, for one write. */
@@ -392,10 +382,6 @@ function formComponent(text: string): string {
     // A lone surrogate (only from an API caller: request bodies are decoded text): sent as U+FFFD, as URLSearchParams does.
     return new URLSearchParams({ v: text }).toString().slice(2);
   }
-}
-
-function noDelay(socket: Socket): void {
-  socket.setNoDelay(true);
 }
 
 /** What a request is destroyed with when its exchange stops (the error an AbortSignal would give). */
@@ -443,64 +429,4 @@ async function boundedText(body: RemoteBody): Promise<string> {
     body.destroy();
   }
   return text;
-}
-
-/** A body received by node:https. */
-class IncomingBody implements RemoteBody {
-  constructor(private readonly message: IncomingMessage) {}
-
-  whole(): Promise<Buffer> {
-    return wholeMessage(this.message);
-  }
-
-  async *chunks(): AsyncGenerator<Buffer> {
-    let done = false;
-    try {
-      for await (const chunk of this.message as AsyncIterable<Buffer>) yield chunk;
-      done = true;
-    } finally {
-      // Abandoned or failed halfway: the connection cannot serve another request.
-      if (!done) this.message.destroy();
-    }
-  }
-
-  discard(): void {
-    this.message.resume();
-  }
-
-  destroy(): void {
-    this.message.destroy();
-  }
-}
-
-/**
- * The body, gathered from its events (no async iteration: a turn of the event loop less per chunk).
- * Once it is read our listeners leave the response (but for the one for errors: an 'error' without
- * a listener would be thrown): a closed socket's wrapper is kept through young-generation
- * collections (V8 treats the weak handles of Node's native wrappers as strong there), and with it
- * the response and whatever its listeners hold, the chunks among them.
- */
-function wholeMessage(body: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    const onData = (chunk: Buffer): void => void chunks.push(chunk);
-    const detach = (): void => {
-      body.off('data', onData).off('end', onEnd).off('close', onClose);
-      chunks = [];
-    };
-    const onEnd = (): void => {
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      detach();
-      resolve(bytes);
-    };
-    const onError = (error: Error): void => {
-      detach();
-      reject(error);
-    };
-    const onClose = (): void => {
-      detach();
-      reject(new RemoteEndpointError('the remote endpoint closed the connection before the end of its answer'));
-    };
-    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
 }

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Http1Exchange } from './remote-http1.js';
+import type { AckPieces } from '../net/piece-acks.js';
 
 /** What the server does with a connection once the whole request (head and body) has arrived. */
 type Script = (socket: Socket, request: string) => void;
@@ -181,9 +182,9 @@ describe('Http1Exchange', () => {
     await server.closed.at(-1);
   });
 
-  it('on a kept-alive connection, acknowledges pieces of the answer past the first few with an empty line, and hands the connection back only when it sent none (or the remote is Virtuoso)', async () => {
-    const keptAlive = (onComplete: (socket: Socket | undefined) => void): Http1Exchange =>
-      new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, onComplete);
+  it("on a kept-alive connection, acknowledges pieces of the answer past the first few with an empty line, and hands the connection back only when it sent none (or ackPieces is 'reuse')", async () => {
+    const keptAlive = (onComplete: (socket: Socket | undefined) => void, ackPieces?: AckPieces): Http1Exchange =>
+      new Http1Exchange(connect({ host: '127.0.0.1', port: server.port }), request, true, onComplete, ackPieces);
     let afterRequest = '';
     const inPieces =
       (head: string, pieces: number) =>
@@ -207,13 +208,31 @@ describe('Http1Exchange', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert.match(afterRequest, /^(\r\n)+$/);
     assert.equal(handedBack, undefined, 'a nudged connection is not handed back');
+    // Whatever the remote calls itself: only the setting decides.
     afterRequest = '';
     server.script = inPieces('Server: Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu\r\n', 8);
-    const virtuoso = await keptAlive((socket) => (handedBack = socket)).response;
-    assert.equal((await virtuoso.body.whole()).toString(), 'xxxxxxxx');
+    const named = await keptAlive((socket) => (handedBack = socket)).response;
+    assert.equal((await named.body.whole()).toString(), 'xxxxxxxx');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(handedBack, undefined, 'a nudged connection is not handed back, whatever the Server header');
+    // 'reuse': a remote said to skip empty lines before a request gets its nudged connection back.
+    afterRequest = '';
+    server.script = inPieces('', 8);
+    const reused = await keptAlive((socket) => (handedBack = socket), 'reuse').response;
+    assert.equal((await reused.body.whole()).toString(), 'xxxxxxxx');
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert.match(afterRequest, /^(\r\n)+$/);
-    assert.ok(handedBack, 'Virtuoso skips empty lines before a request: its nudged connection is handed back');
+    assert.ok(handedBack, "with ackPieces 'reuse' the nudged connection is handed back");
+    (handedBack as Socket).destroy();
+    // 'off': nothing is written after the request, and the connection is handed back.
+    afterRequest = '';
+    handedBack = null;
+    server.script = inPieces('', 8);
+    const quiet = await keptAlive((socket) => (handedBack = socket), 'off').response;
+    assert.equal((await quiet.body.whole()).toString(), 'xxxxxxxx');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(afterRequest, '');
+    assert.ok(handedBack, "with ackPieces 'off' the connection is handed back");
     (handedBack as Socket).destroy();
     // A remote that closes after the answer is never nudged (it could answer our bytes with a reset).
     afterRequest = '';

@@ -8,21 +8,16 @@
  * IncomingMessage stream and a dozen events and ticks, about 0.2 ms of CPU per exchange on our
  * machines, which lies on every forwarded query's path twice (sending, and reading the answer).
  * One request at a time per connection, and the simple answers SPARQL endpoints send, need little
- * of that machinery. https stays with node:https.
+ * of that machinery. https goes through net/'s client (net/http-client.ts, undici), as plain http
+ * does when this one is switched off (QUIVER_REMOTE_HTTP1=0).
+ *
+ * Both acknowledge the pieces of an answer at once when told to (net/piece-acks.ts).
  */
 import type { Socket } from 'node:net';
+import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces, type ResponseBody } from '../net/index.js';
 
-/** The body of the remote's answer, however it was received. */
-export interface RemoteBody {
-  /** All of it (for answers of known, modest length); the promise rejects if the answer breaks off. */
-  whole(): Promise<Buffer>;
-  /** Its chunks as they arrive, read at the consumer's pace; leaving the loop early closes the connection. */
-  chunks(): AsyncIterable<Buffer>;
-  /** Nobody will read it: a kept-alive connection is freed for the next request, ours is closed. */
-  discard(): void;
-  /** Closes the connection at once. */
-  destroy(): void;
-}
+/** The body of the remote's answer, however it was received (this client's, or net/'s). */
+export type RemoteBody = ResponseBody;
 
 export interface Http1Response {
   status: number;
@@ -34,16 +29,6 @@ export interface Http1Response {
 
 /** Bytes of status line and headers we accept (node:http allows 16 KiB). */
 const MAX_HEAD = 64 * 1024;
-const EMPTY_LINE = Buffer.from('\r\n');
-
-/**
- * Reads of a connection's first answer left to the kernel's quick ACKs before we nudge: a new
- * connection acknowledges its first segments at once (Linux quick-ack mode, at least two of them).
- */
-const QUICK_READS = 3;
-
-/** Connections that have carried an answer: the remote's pieces of the next one wait for delayed ACKs. */
-const answered = new WeakSet<Socket>();
 
 /** How long a connection whose answer has been read may wait for the remote to close it. */
 const LINGER_MS = 2_000;
@@ -73,29 +58,27 @@ export class Http1Exchange {
   private finished = false;
   /** Whether the answer allows another request on the connection (HTTP/1.1, not `Connection: close`). */
   private reusable = false;
-  /** Whether we wrote anything after the request (a nudge): then the connection serves no other, unless… */
-  private nudged = false;
-  /** …the remote is known to skip empty lines before a request (see skipsEmptyLines). */
-  private skipsEmptyLines = false;
-  /** Reads of the answer so far, while the connection's ACKs may still be quick (see nudge). */
-  private quickReads: number;
+  /** The empty lines written to acknowledge pieces of the answer, which may keep the connection from serving another. */
+  private readonly acks: PieceAcks;
 
   /**
    * `keepAlive`: the request asked to keep the connection (no `Connection: close`); `onComplete` is
    * called once the answer has been read to its end, with the connection when it can carry
-   * another request (then it is the caller's, our listeners gone), else undefined (it closes).
+   * another request (then it is the caller's, our listeners gone), else undefined (it closes);
+   * `ackPieces`: see AckPieces.
    */
   constructor(
     private readonly socket: Socket,
     request: Buffer,
     private readonly keepAlive: boolean,
     private readonly onComplete?: (reusable: Socket | undefined) => void,
+    ackPieces: AckPieces = DEFAULT_ACK_PIECES,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
       this.rejectResponse = reject;
     });
-    this.quickReads = answered.has(socket) ? QUICK_READS : 0;
+    this.acks = new PieceAcks(socket, ackPieces);
     socket.on('data', this.onData).on('end', this.onEnd).on('error', this.onError).on('close', this.onClose);
     socket.write(request);
   }
@@ -116,29 +99,9 @@ export class Http1Exchange {
   private readonly onData = (chunk: Buffer): void => {
     if (this.body !== undefined) this.body.receive(chunk);
     else this.receiveHead(chunk);
-    // Only once the head says the remote keeps the connection: one that closes it after the answer
-    // (and so sends what it holds back) could answer our bytes with a reset, and lose the rest.
-    if (!this.finished && this.reusable && ++this.quickReads > QUICK_READS) this.nudge();
+    // Only once the head says the remote keeps the connection (see PieceAcks.read).
+    if (!this.finished && this.reusable) this.acks.read();
   };
-
-  /**
-   * Acknowledges what has arrived of an answer still incomplete, by sending an empty line. Servers
-   * that leave Nagle's algorithm on and write an answer in pieces (Virtuoso: the rest after 32 KiB)
-   * wait for the ACK of each piece before the next, and on a kept-alive connection Linux delays
-   * that ACK by 40 ms; data of ours carries the ACK at once. An empty line before a request is
-   * allowed (RFC 9112 §2.2), but not every server skips it: a connection nudged is reused only when
-   * the remote is one known to skip it.
-   *
-   * Not on a connection's first answer: Linux acknowledges at once what a new connection receives
-   * (quick-ack mode) until it sees data go out soon after data came in — our next request on it. An
-   * answer on a connection opened ahead then comes without a round trip through us (BSBM Q2: head
-   * and two pieces, all acknowledged by the kernel), and, not nudged, its connection can be kept.
-   * Only after QUICK_READS reads of a first answer (a large one) is it nudged too.
-   */
-  private nudge(): void {
-    this.nudged = true;
-    this.socket.write(EMPTY_LINE);
-  }
 
   private receiveHead(chunk: Buffer): void {
     if (this.finished) return;
@@ -180,7 +143,6 @@ export class Http1Exchange {
     } else {
       framing = Framing.UntilClose;
     }
-    this.skipsEmptyLines = skipsEmptyLines(parsed.headers.server);
     this.reusable =
       this.keepAlive &&
       parsed.version === '1.1' &&
@@ -198,8 +160,8 @@ export class Http1Exchange {
     this.finished = true;
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('close', this.onClose).off('error', this.onError);
-    if (this.reusable && (!this.nudged || this.skipsEmptyLines) && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
-      answered.add(socket);
+    const mayCarryAnother = this.acks.complete();
+    if (this.reusable && mayCarryAnother && !leftover && !socket.readableEnded && this.onComplete !== undefined) {
       return this.onComplete(socket);
     }
     socket.on('error', ignore);
@@ -498,17 +460,6 @@ function sameValues(header: string): number | undefined {
   const values = header.split(',').map((value) => value.trim());
   if (!values.every((value) => /^\d{1,15}$/.test(value) && value === values[0])) return undefined;
   return Number(values[0]);
-}
-
-/**
- * Whether the server that wrote an answer (its `Server` header) skips empty lines before a request,
- * so that a connection we nudged can carry the next one. Virtuoso, the server that needs the nudges
- * (Nagle on, answers in pieces), does: it read hundreds of them before a request without complaint,
- * and keeping its connections saves a connection closed and another opened per large answer
- * (BSBM Q2, six in a mix of 25). Other servers' connections are closed after a nudge.
- */
-function skipsEmptyLines(server: string | undefined): boolean {
-  return server !== undefined && /^virtuoso\//i.test(server);
 }
 
 /** A malformed answer, with a code as node:http's parser gives it (shown in our 502's message). */

@@ -455,6 +455,8 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
   /** The remote's Server header, when it sends one. */
   let serverHeader: string | undefined;
   const requestsOn: number[] = [];
+  /** Bytes each connection had carried when its last request had arrived whole. */
+  const readAtRequest = new Map<Socket, number>();
   let server: Server;
   let url = '';
 
@@ -463,6 +465,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
       raw.resume();
       raw.on('end', () => {
         requestsOn.push(connections.indexOf(raw.socket));
+        readAtRequest.set(raw.socket, raw.socket.bytesRead);
         if (resetNextRequest) {
           resetNextRequest = false;
           return void raw.socket.destroy();
@@ -609,9 +612,23 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
     }
   });
 
-  it('keeps a nudged connection of Virtuoso, which skips the empty lines before the next request', async () => {
+  it('closes a nudged connection by default whatever the remote calls itself, Virtuoso too', async () => {
     const service = new RemoteService({ queryEndpoint: url });
     serverHeader = 'Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu';
+    try {
+      const nudged = await answerInPieces(service);
+      await ask(service);
+      assert.notEqual(requestsOn.at(-1), nudged);
+      await until(() => connections[nudged]!.destroyed || connections[nudged]!.readableEnded, 'the nudged connection is closed');
+    } finally {
+      inPieces = Infinity;
+      serverHeader = undefined;
+      await service.close();
+    }
+  });
+
+  it("keeps a nudged connection for the next request when told the remote skips empty lines (ackPieces 'reuse')", async () => {
+    const service = new RemoteService({ queryEndpoint: url, ackPieces: 'reuse' });
     try {
       const kept = await answerInPieces(service);
       await ask(service);
@@ -619,7 +636,21 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
       assert.equal(connections.length, kept + 1);
     } finally {
       inPieces = Infinity;
-      serverHeader = undefined;
+      await service.close();
+    }
+  });
+
+  it("writes nothing after a request when told not to (ackPieces 'off'): an answer waiting for our ACK waits", async () => {
+    const service = new RemoteService({ queryEndpoint: url, ackPieces: 'off', queryTimeoutMs: 300 });
+    try {
+      await ask(service);
+      const used = connections[connections.length - 1]!;
+      inPieces = 1000;
+      await assert.rejects(service.query({ query: 'SELECT ?x {}' }).then(rowsOf), (error: Error) => error instanceof TimeoutError);
+      assert.equal(requestsOn.at(-1), connections.indexOf(used));
+      assert.equal(used.bytesRead, readAtRequest.get(used), 'bytes written after the request');
+    } finally {
+      inPieces = Infinity;
       await service.close();
     }
   });
@@ -638,7 +669,7 @@ describe('RemoteService: connections kept or opened ahead for the next query (pl
   });
 });
 
-describe('RemoteService over https (node:https reads the answers)', () => {
+describe('RemoteService over https (net/http-client.ts reads the answers)', () => {
   // A self-signed certificate for 127.0.0.1 (valid until 2126), trusted by turning verification off in this test only.
   const key = `-----BEGIN PRIVATE KEY-----
 MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgxT9XEEHnpIrkI6K3
@@ -676,12 +707,14 @@ P/ViEOdWib2n+ePOCrvG7Opyyf/n
           results: { bindings: [{ x: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer', value: '1' } }] },
         });
       assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' })))[0]![0]!.value, '1');
+      await nextTurn();
       answer = (response) => {
         response.writeHead(200, { 'content-type': 'text/tab-separated-values' });
         response.write('?x\n1\n');
         response.end('2\n');
       };
       assert.equal((await rowsOf(await service.query({ query: 'SELECT ?x {}' }))).length, 2);
+      await nextTurn();
       answer = (response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('it broke');
       await assert.rejects(
         service.query({ query: 'SELECT ?x {}' }),
@@ -697,6 +730,14 @@ P/ViEOdWib2n+ePOCrvG7Opyyf/n
     }
   });
 });
+
+/**
+ * A turn of the event loop, as between two requests from the network: undici reuses a kept-alive
+ * connection only a turn after its answer (a server that said keep-alive may still close it).
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 3000;

@@ -9,6 +9,7 @@
  */
 import { OverloadedError, ProtocolError } from '../errors.js';
 import { RemoteEndpoint, RemoteExchange, type RemoteBody, type RemoteCredentials } from './remote-endpoint.js';
+import type { AckPieces } from '../net/index.js';
 import { RemoteGraphStore } from './remote-graph-store.js';
 import { RemoteHealthCheck, RemoteRequestStatistics } from './remote-health.js';
 import { prepareQuery, prepareUpdate } from './remote-request.js';
@@ -40,8 +41,15 @@ export interface RemoteServiceOptions extends RemoteCredentials {
   updateTimeoutMs?: number;
   /** Keep connections to the remote open between requests; default: yes (see ConnectionPolicy). */
   keepAlive?: boolean;
-  /** How long a connection kept or opened ahead for the next query waits unused (plain http); 0: none is kept or opened ahead. */
+  /** How long a connection kept or opened ahead for the next query waits unused; 0: none is kept or opened ahead. */
   spareIdleMs?: number;
+  /**
+   * Whether the pieces of a large answer are acknowledged at once by writing an empty line on its
+   * connection, and whether such a connection carries the next request: 'off', 'close' (default),
+   * or 'reuse' for remotes that skip empty lines before a request, as Virtuoso does (see AckPieces
+   * in net/piece-acks.ts for what each costs). Both clients, http and https.
+   */
+  ackPieces?: AckPieces;
   /** How long the outcome of a health check of the remote stands; default HEALTH_CHECK_TTL_MS. */
   healthCheckTtlMs?: number;
 }
@@ -65,7 +73,7 @@ export class RemoteService implements SparqlService {
 
   constructor(private readonly options: RemoteServiceOptions) {
     const credentials = { user: options.user, password: options.password, token: options.token };
-    const policy = { keepAlive: options.keepAlive, spareIdleMs: options.spareIdleMs };
+    const policy = { keepAlive: options.keepAlive, spareIdleMs: options.spareIdleMs, ackPieces: options.ackPieces };
     this.queries = new RemoteEndpoint(options.queryEndpoint, credentials, policy);
     this.updates = new RemoteEndpoint(options.updateEndpoint ?? options.queryEndpoint, credentials, policy);
     this.healthCheck = new RemoteHealthCheck(this.queries.name, (timeoutMs) => this.askRemote(timeoutMs), options.healthCheckTtlMs);
