@@ -1,12 +1,11 @@
 /**
- * Blank node label spaces for the documents whose labels Quiver scopes itself (N-Triples and
- * N-Quads through nquads-reader.ts, JSON-LD, RDF/XML): two documents that both say `_:b0` mean two
- * nodes. N3.js scopes its own (Turtle, TriG) with `b<n>_`; ours start `d<n>_`, so neither meets
- * the other's within a process.
+ * Blank node label spaces for the documents Quiver reads (every RDF format): two documents that
+ * both say `_:b0` mean two nodes, in this process or any other (rdf/blank-node-scopes.ts). N3.js
+ * (Turtle, TriG) is given one too, instead of its own per-process counter.
  */
-let documentCounter = 0;
+import { newBlankNodeScope } from '../rdf/index.js';
 
 /** The prefix of the next document's blank node labels. */
 export function documentBlankPrefix(): string {
-  return `d${documentCounter++}_`;
+  return newBlankNodeScope('d');
 }

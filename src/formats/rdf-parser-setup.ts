@@ -37,7 +37,12 @@ export function createParser(format: ParseableRdfFormat, baseIri: string | undef
     case 'turtle':
     case 'trig': {
       const checked = n3IriChecks();
-      const parser = new StreamParser({ format: N3_FORMAT_NAMES[format], baseIRI: baseIri, ...checked.options } as never) as unknown as ParserStream;
+      const parser = new StreamParser({
+        format: N3_FORMAT_NAMES[format],
+        baseIRI: baseIri,
+        blankNodePrefix: documentBlankPrefix(),
+        ...checked.options,
+      } as never) as unknown as ParserStream;
       return { entry: parser, parser, toSyntaxError: n3SyntaxError, invalidIri: checked.invalidIri };
     }
     case 'rdfxml': {

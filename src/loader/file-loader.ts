@@ -9,9 +9,8 @@
  * one transaction too, which other writers wait for like for any other.
  */
 import { Worker } from 'node:worker_threads';
-import { randomBytes } from 'node:crypto';
 import { QuiverError } from '../errors.js';
-import { termFromKey } from '../rdf/index.js';
+import { newBlankNodeScope, termFromKey } from '../rdf/index.js';
 import type { QuadStore, StoreWriter, TermId } from '../store/index.js';
 import type { ParseableRdfFormat } from '../formats/index.js';
 import { warmUpSort } from '../store/index.js';
@@ -150,7 +149,7 @@ function startParser(source: LoadSource, options: LoadFileOptions): MessageChann
     baseIri: options.baseIri,
     graphKey: options.graphKey ?? 'D',
     lenient: options.lenient === true,
-    blankPrefix: randomBytes(4).toString('hex') + '_',
+    blankPrefix: newBlankNodeScope('f'),
     batchSize: PARSE_BATCH,
     termLimit: options.termLimit,
   };

@@ -3,6 +3,7 @@
  * string of a term), IRI syntax checks, term sizes for memory accounting, and vocabularies. The
  * export list is kept up to date by scripts/layer-imports.mjs; this paragraph is not.
  */
+export { newBlankNodeScope } from './blank-node-scopes.js';
 export { invalidIriInQuad, iriReferenceError, iriSyntaxError, isAbsoluteIri } from './iri-syntax.js';
 export { quadBytes, rowBytes, termBytes } from './term-size.js';
 export {

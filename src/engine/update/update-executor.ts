@@ -11,7 +11,7 @@
 import type { Algebra } from '../../sparql/index.js';
 import { parseUpdate } from '../../sparql/index.js';
 import { EvaluationError, ProtocolError } from '../../errors.js';
-import { blankNode, type Quad, type Term } from '../../rdf/index.js';
+import { blankNode, newBlankNodeScope, type Quad, type Term } from '../../rdf/index.js';
 import { DEFAULT_GRAPH_ID, type QuadStore, type StoreWriter, type TermId } from '../../store/index.js';
 import type { EngineUpdateOptions } from '../engine-api.js';
 import { unitBatch } from '../batch.js';
@@ -24,8 +24,6 @@ import { instantiateTripleTerm, validTriple } from '../construct.js';
 import { fetchLoadDocuments, StatementMemory, type LoadedDocuments } from './load-documents.js';
 import { chargeRequestText } from '../text-memory.js';
 import { UpdateTally, type UpdateSummary } from './update-summary.js';
-
-let requestCounter = 0;
 
 export async function runUpdate(store: QuadStore, update: string, options: EngineUpdateOptions = {}): Promise<UpdateSummary> {
   return applyUpdate(store, await prepareUpdate(update, options), options);
@@ -73,13 +71,13 @@ export async function prepareUpdate(
 export function applyUpdate(store: QuadStore, prepared: PreparedUpdate, updateOptions: EngineUpdateOptions = {}): UpdateSummary {
   // The evaluation of the update's WHERE clauses counts on top of what its text and documents hold.
   const options = { ...updateOptions, reservedBytes: prepared.reservedBytes };
-  const requestId = `u${Date.now().toString(36)}${(++requestCounter).toString(36)}`;
+  const requestId = newBlankNodeScope('u');
   return store.write(
     (writer) => {
       const tally = new UpdateTally();
       prepared.operations.forEach((op, i) => {
         checkLimits(options);
-        applyOperation(op, writer, tally, options, prepared.documents, `${requestId}_${i}`);
+        applyOperation(op, writer, tally, options, prepared.documents, `${requestId}${i}`);
       });
       return tally.summary((id) => writer.termOf(id));
     },
@@ -206,7 +204,7 @@ function instantiate(p: Algebra.Pattern, row: Map<string, number>, termOf: (id: 
 }
 
 function freshBlankNodes(q: Quad, scope: string, i: number): Quad {
-  const fresh = (t: Term) => (t.termType === 'BlankNode' ? blankNode(`${scope}_${i}_${t.value}`) : t);
+  const fresh = (t: Term) => (t.termType === 'BlankNode' ? blankNode(`${scope}${i}_${t.value}`) : t);
   return { subject: fresh(q.subject), predicate: q.predicate, object: fresh(q.object), graph: q.graph } as Quad;
 }
 
@@ -234,7 +232,7 @@ function load(op: Algebra.Load, w: StoreWriter, tally: UpdateTally, documents: L
   }
   const target = op.destination ? w.intern(op.destination) : DEFAULT_GRAPH_ID;
   if (op.destination) w.createGraph(target);
-  const scope = `l${Date.now().toString(36)}`;
+  const scope = newBlankNodeScope('l');
   for (const q of document) {
     const fresh = freshBlankNodes(q, scope, 0);
     // A triple document goes into the target graph; a quad document keeps its named graphs.
