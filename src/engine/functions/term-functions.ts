@@ -2,8 +2,7 @@
  * Functions on RDF terms (SPARQL 1.1 sections 17.4.1 and 17.4.2): accessors (STR, LANG,
  * DATATYPE, which is rdf:dirLangString for a literal with a base direction), constructors (IRI, BNODE, STRDT, STRLANG, UUID, STRUUID) and tests (isIRI...).
  */
-import { randomUUID } from 'node:crypto';
-import { directionOf, factory, termsEqual, type Term } from '../../rdf/index.js';
+import { directionOf, factory, newBlankNodeScope, termsEqual, type Term } from '../../rdf/index.js';
 import { ExpressionError, type FunctionContext } from './function-context.js';
 import { iriReferenceError, iriSyntaxError } from '../../rdf/index.js';
 import { resolveIri } from './iri.js';
@@ -12,12 +11,17 @@ import { simpleLiteralArgument } from './strings.js';
 import { rdf, xsd } from './xsd-types.js';
 import { booleanLiteral, datatypeNode, describe, simpleLiteral, valueOf } from './literal-values.js';
 
-/** Labels of BNODE() results: a per-process prefix keeps them apart from other blank nodes. */
-const bnodePrefix = `f${randomUUID().slice(0, 8)}`;
+/** Labels of BNODE() results: a label space of their own keeps them apart from other blank nodes. */
+const bnodePrefix = newBlankNodeScope('b');
 let bnodeCounter = 0;
 
+/** node:crypto, loaded when a query first asks for a UUID (a one-shot command need not load it). */
+function randomUUID(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
+}
+
 function freshBlankNode(): Term {
-  return factory.blankNode(`${bnodePrefix}_${(bnodeCounter++).toString(36)}`);
+  return factory.blankNode(`${bnodePrefix}${(bnodeCounter++).toString(36)}`);
 }
 
 function str(term: Term): Term {
