@@ -14,6 +14,7 @@
  * The hash is fixed (murmur3's finalizer of the ID), so the same IDs give the same registers: the
  * consistency check rebuilds a predicate's sketch from its quads and compares register by register.
  */
+import { avalanche } from './term-hash.js';
 
 /** Registers per sketch: 2^INDEX_BITS. */
 const INDEX_BITS = 9;
@@ -22,15 +23,9 @@ export const SKETCH_REGISTERS = 1 << INDEX_BITS;
 const ALPHA = 0.7213 / (1 + 1.079 / SKETCH_REGISTERS);
 const TWO_TO_32 = 2 ** 32;
 
-/** murmur3's 32-bit finalizer: sequential IDs come out evenly spread. */
+/** The term hash's finalizer (term-hash.ts), one hash for the store: sequential IDs come out evenly spread. */
 export function hashId(id: number): number {
-  let h = id | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return avalanche(id | 0);
 }
 
 export class DistinctSketch {
