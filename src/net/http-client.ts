@@ -22,6 +22,7 @@
 import type { LookupFunction, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { buildConnector, Dispatcher } from 'undici';
+import { BodyQueue } from './body-queue.js';
 import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces } from './piece-acks.js';
 
 type Undici = typeof import('undici');
@@ -86,9 +87,6 @@ export interface EndpointClientOptions {
  * does for the rest of the exchange (a query's, a fetch's), whatever it is.
  */
 const NO_CONNECT_TIMEOUT = { timeout: 0 };
-
-/** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
-const HIGH_WATER = 64 * 1024;
 
 /**
  * The connections to one remote endpoint (and to wherever it redirects), kept alive and reused
@@ -274,103 +272,47 @@ class DispatchedExchange implements HttpExchange, Dispatcher.DispatchHandler {
   }
 }
 
-/**
- * The body as it arrives: its bytes queued until the consumer takes them, either all at once
- * (`whole`) or chunk by chunk (`chunks`), the connection paused while more than HIGH_WATER bytes
- * wait.
- */
+/** The body as it arrives, queued for its consumer (body-queue.ts), undici's controller its source. */
 class DispatchedBody implements ResponseBody {
-  private queue: Buffer[] = [];
-  private queued = 0;
-  private ended = false;
-  private error: Error | undefined;
+  private readonly queue: BodyQueue;
   private discarding = false;
-  /** The consumer waiting for more (a chunk, the end, or a failure). */
-  private wake: (() => void) | undefined;
-  private readingWhole = false;
 
   constructor(
     private readonly controller: Dispatcher.DispatchController,
-    private readonly stop: () => void,
-  ) {}
+    stop: () => void,
+  ) {
+    this.queue = new BodyQueue({ pause: () => controller.pause(), resume: () => controller.resume(), destroy: stop });
+  }
 
   receive(chunk: Buffer): void {
-    if (this.discarding) return;
-    this.queue.push(chunk);
-    this.queued += chunk.length;
-    if (!this.readingWhole && this.queued > HIGH_WATER) this.controller.pause();
-    this.wakeUp();
+    if (!this.discarding) this.queue.push(chunk);
   }
 
   end(): void {
-    this.ended = true;
-    this.wakeUp();
+    this.queue.end();
   }
 
   fail(error: Error): void {
-    if (this.ended || this.error !== undefined) return;
-    this.error = error;
-    this.queue = [];
-    this.queued = 0;
-    this.wakeUp();
+    this.queue.fail(error);
   }
 
   whole(): Promise<Buffer> {
-    this.readingWhole = true;
-    this.controller.resume();
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (this.error !== undefined) return reject(this.error);
-        if (!this.ended) {
-          this.wake = check;
-          return;
-        }
-        const queue = this.queue;
-        this.queue = [];
-        resolve(queue.length === 1 ? queue[0]! : Buffer.concat(queue, this.queued));
-      };
-      check();
-    });
+    return this.queue.whole();
   }
 
-  async *chunks(): AsyncGenerator<Buffer> {
-    let done = false;
-    try {
-      for (;;) {
-        if (this.error !== undefined) throw this.error;
-        const chunk = this.queue.shift();
-        if (chunk !== undefined) {
-          this.queued -= chunk.length;
-          if (this.queued <= HIGH_WATER) this.controller.resume();
-          yield chunk;
-          continue;
-        }
-        if (this.ended) break;
-        this.controller.resume();
-        await new Promise<void>((resolve) => (this.wake = resolve));
-      }
-      done = true;
-    } finally {
-      if (!done) this.destroy();
-    }
+  chunks(): AsyncGenerator<Buffer> {
+    return this.queue.chunks();
   }
 
   /** Read to its end and dropped: the connection stays for the next request. */
   discard(): void {
     this.discarding = true;
-    this.queue = [];
-    this.queued = 0;
+    this.queue.drop();
     this.controller.resume();
   }
 
   destroy(): void {
-    if (!this.ended) this.stop();
-  }
-
-  private wakeUp(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.queue.destroy();
   }
 }
 

@@ -15,5 +15,6 @@ export {
   type FetchSettings,
   formatBytes,
 } from './outbound-http.js';
+export { BodyQueue } from './body-queue.js';
 export { EndpointClient, type ResponseBody } from './http-client.js';
 export { ACK_PIECES_SETTINGS, type AckPieces, DEFAULT_ACK_PIECES, PieceAcks } from './piece-acks.js';

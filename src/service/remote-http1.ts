@@ -14,7 +14,7 @@
  * Both acknowledge the pieces of an answer at once when told to (net/piece-acks.ts).
  */
 import type { Socket } from 'node:net';
-import { DEFAULT_ACK_PIECES, PieceAcks, type AckPieces, type ResponseBody } from '../net/index.js';
+import { BodyQueue, DEFAULT_ACK_PIECES, PieceAcks, type AckPieces, type ResponseBody } from '../net/index.js';
 
 /** The body of the remote's answer, however it was received (this client's, or net/'s). */
 export type RemoteBody = ResponseBody;
@@ -32,8 +32,6 @@ const MAX_HEAD = 64 * 1024;
 
 /** How long a connection whose answer has been read may wait for the remote to close it. */
 const LINGER_MS = 2_000;
-/** Bytes of body queued for a consumer that does not read (or not yet) before the connection is paused. */
-const HIGH_WATER = 64 * 1024;
 
 const enum Framing {
   /** A known number of bytes (Content-Length). */
@@ -202,18 +200,11 @@ export class Http1Exchange {
 }
 
 /**
- * The body as it arrives: its bytes queued (framing removed) until the consumer takes them, either
- * all at once (`whole`) or chunk by chunk (`chunks`), the connection paused while more than
- * HIGH_WATER bytes wait.
+ * The body as it arrives: its framing removed here, its bytes queued for the consumer by net/'s
+ * BodyQueue, the connection its source.
  */
 class Http1Body implements RemoteBody {
-  private queue: Buffer[] = [];
-  private queued = 0;
-  private ended = false;
-  private error: Error | undefined;
-  /** The consumer waiting for more (a chunk, the end, or a failure). */
-  private wake: (() => void) | undefined;
-  private readingWhole = false;
+  private readonly queue: BodyQueue;
   private remaining: number;
   private readonly chunked: ChunkedDecoder | undefined;
 
@@ -225,11 +216,18 @@ class Http1Body implements RemoteBody {
   ) {
     this.remaining = length;
     this.chunked = framing === Framing.Chunked ? new ChunkedDecoder() : undefined;
+    this.queue = new BodyQueue({
+      pause: () => socket.pause(),
+      resume: () => {
+        if (socket.isPaused()) socket.resume();
+      },
+      destroy: () => socket.destroy(),
+    });
   }
 
   /** Bytes from the connection (their framing still on). */
   receive(bytes: Buffer): void {
-    if (this.ended || this.error !== undefined) return;
+    if (this.queue.settled) return;
     switch (this.framing) {
       case Framing.Length:
         if (bytes.length >= this.remaining) {
@@ -265,55 +263,15 @@ class Http1Body implements RemoteBody {
   }
 
   fail(error: Error): void {
-    if (this.ended || this.error !== undefined) return;
-    this.error = error;
-    this.queue = [];
-    this.queued = 0;
-    this.wakeUp();
+    this.queue.fail(error);
   }
 
   whole(): Promise<Buffer> {
-    this.readingWhole = true;
-    if (this.socket.isPaused()) this.socket.resume();
-    return new Promise((resolve, reject) => {
-      const settle = (): boolean => {
-        if (this.error !== undefined) {
-          reject(this.error);
-          return true;
-        }
-        if (!this.ended) return false;
-        const queue = this.queue;
-        this.queue = [];
-        resolve(queue.length === 1 ? queue[0]! : Buffer.concat(queue, this.queued));
-        return true;
-      };
-      const check = (): void => {
-        if (!settle()) this.wake = check;
-      };
-      check();
-    });
+    return this.queue.whole();
   }
 
-  async *chunks(): AsyncGenerator<Buffer> {
-    let done = false;
-    try {
-      for (;;) {
-        if (this.error !== undefined) throw this.error;
-        const chunk = this.queue.shift();
-        if (chunk !== undefined) {
-          this.queued -= chunk.length;
-          if (this.queued <= HIGH_WATER && this.socket.isPaused()) this.socket.resume();
-          yield chunk;
-          continue;
-        }
-        if (this.ended) break;
-        if (this.socket.isPaused()) this.socket.resume();
-        await new Promise<void>((resolve) => (this.wake = resolve));
-      }
-      done = true;
-    } finally {
-      if (!done) this.destroy();
-    }
+  chunks(): AsyncGenerator<Buffer> {
+    return this.queue.chunks();
   }
 
   discard(): void {
@@ -321,26 +279,13 @@ class Http1Body implements RemoteBody {
   }
 
   destroy(): void {
-    if (!this.ended) this.socket.destroy();
+    this.queue.destroy();
   }
 
-  private readonly add = (chunk: Buffer): void => {
-    this.queue.push(chunk);
-    this.queued += chunk.length;
-    if (!this.readingWhole && this.queued > HIGH_WATER) this.socket.pause();
-    this.wakeUp();
-  };
+  private readonly add = (chunk: Buffer): void => this.queue.push(chunk);
 
   private end(leftover: boolean): void {
-    this.ended = true;
-    this.onComplete(leftover);
-    this.wakeUp();
-  }
-
-  private wakeUp(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.queue.end(() => this.onComplete(leftover));
   }
 }
 
