@@ -113,7 +113,7 @@ async function callService(endpoint: string, pattern: Algebra.Operation, options
   } finally {
     response.close();
   }
-  const parsed = parseAnswer(text, response.contentType || 'application/sparql-results+json', purpose);
+  const parsed = await parseAnswer(text, response.contentType || 'application/sparql-results+json', purpose);
   if (parsed.kind !== 'bindings') throw new EvaluationError(`${purpose} did not answer with solutions`);
   return { variables: parsed.variables, rows: parsed.rows, bytes: answerBytes(parsed.rows) };
 }
@@ -126,9 +126,9 @@ function answerBytes(rows: SolutionRow[]): number {
 }
 
 /** The parser's message would quote the answer: only the format is named. */
-function parseAnswer(text: string, contentType: string, purpose: string) {
+async function parseAnswer(text: string, contentType: string, purpose: string) {
   try {
-    return parseSparqlResults(text, contentType);
+    return await parseSparqlResults(text, contentType);
   } catch {
     const format = resultsFormatOf(contentType);
     throw new EvaluationError(`${purpose}: the answer is not ${format ? `valid SPARQL results (${format.toUpperCase()})` : 'in a SPARQL results format'}`);

@@ -34,3 +34,4 @@ export { createQuadsSerializer, createSolutionsSerializer } from './serializers.
 export { ntriplesTerm } from './term-syntax.js';
 export { NQuadsReader, TERM_KEYS } from './nquads-reader.js';
 export { RdfSyntaxError } from './rdf-syntax-error.js';
+export { parseJsonResults } from './sparql-json-parser.js';

@@ -18,16 +18,16 @@ function show(result: ParsedResults): unknown {
   };
 }
 
-test('format names: media types with parameters and file extensions', () => {
+test('format names: media types with parameters and file extensions', async () => {
   assert.equal(resultsFormatOf('application/sparql-results+json; charset=utf-8'), 'json');
   assert.equal(resultsFormatOf('.srx'), 'xml');
   assert.equal(resultsFormatOf('TSV'), 'tsv');
   assert.equal(resultsFormatOf('text/turtle'), undefined);
-  assert.throws(() => parseSparqlResults('', 'text/turtle'), ResultsFormatError);
+  await assert.rejects(parseSparqlResults('', 'text/turtle'), ResultsFormatError);
 });
 
-test('XML: every kind of term, unbound variables, entities and comments', () => {
-  const xml = `<?xml version="1.0"?>
+/** Every kind of term, unbound variables, entities, character references, CDATA and comments. */
+const RICH_XML = `<?xml version="1.0"?>
 <!-- a comment with <tags> -->
 <sparql xmlns="http://www.w3.org/2005/sparql-results#">
   <head><variable name="x"/><variable name="y"/><link href="x"/></head>
@@ -46,7 +46,9 @@ test('XML: every kind of term, unbound variables, entities and comments', () => 
     <result><binding name="y"><literal></literal></binding></result>
   </results>
 </sparql>`;
-  assert.deepEqual(show(parseSparqlResults(xml, 'srx')), {
+
+test('XML: every kind of term, unbound variables, entities and comments', async () => {
+  assert.deepEqual(show(await parseSparqlResults(RICH_XML, 'srx')), {
     variables: ['x', 'y'],
     rows: [
       ['<http://example.org/a&b>', '" hi <there> "@en'],
@@ -57,18 +59,55 @@ test('XML: every kind of term, unbound variables, entities and comments', () => 
   });
 });
 
-test('XML: boolean results, namespace prefixes on elements', () => {
+test('XML: boolean results, namespace prefixes on elements', async () => {
   const xml = `<s:sparql xmlns:s="http://www.w3.org/2005/sparql-results#"><s:head/><s:boolean>true</s:boolean></s:sparql>`;
-  assert.deepEqual(parseSparqlResults(xml, 'application/sparql-results+xml'), { kind: 'boolean', value: true });
+  assert.deepEqual(await parseSparqlResults(xml, 'application/sparql-results+xml'), { kind: 'boolean', value: true });
 });
 
-test('XML: a binding of a variable the head does not declare is an error', () => {
+test('XML: a binding of a variable the head does not declare is an error', async () => {
   const xml = `<sparql><head><variable name="x"/></head><results><result>
     <binding name="z"><uri>http://e/</uri></binding></result></results></sparql>`;
-  assert.throws(() => parseSparqlResults(xml, 'srx'), /undeclared \?z/);
+  await assert.rejects(parseSparqlResults(xml, 'srx'), /undeclared \?z/);
 });
 
-test('JSON: terms, xml:lang, datatypes and the old typed-literal spelling', () => {
+test('XML: text of literals is kept as written, line ends as XML reads them; IRIs and labels are trimmed', async () => {
+  const xml = `<sparql><head><variable name="x"/><variable name="y"/></head><results><result>
+    <binding name="x"><uri>
+      http://e/s </uri></binding>
+    <binding name="y"><literal>  two\r\n\tlines&#13;\n </literal></binding></result></results></sparql>`;
+  assert.deepEqual(show(await parseSparqlResults(xml, 'srx')), {
+    variables: ['x', 'y'],
+    rows: [['<http://e/s>', '"  two\\n\\tlines\\r\\n "']],
+  });
+});
+
+test('XML: malformed documents are ResultsFormatErrors, with the line and column where XML breaks', async () => {
+  const cases: [string, RegExp][] = [
+    ['<sparql><head/>\n<boolean>&nope;</boolean></sparql>', /^XML, line 2, column 15: undefined entity$/],
+    ['<sparql><head/><results><result></results></sparql>', /^XML, line 1, column \d+: unexpected close tag/],
+    ['<sparql><head/><results>\n<result/>', /^XML, line 2, column \d+: unclosed tag: results/],
+    ['', /^XML, line 1, column 0: document must contain a root element$/],
+    ['<sparql><head/><boolean>true</boolean></sparql><sparql/>', /^XML, line 1, column \d+: /],
+    ['<html><body/></html>', /^SPARQL XML results: root element is <html>$/],
+    ['<sparql><head/></sparql>', /^SPARQL XML results: neither <results> nor <boolean>$/],
+    ['<sparql><head/><boolean>yes</boolean></sparql>', /"yes" is not a boolean/],
+    [
+      '<sparql><head><variable name="x"/></head><results><result><binding name="x"><iri>x</iri></binding></result></results></sparql>',
+      /unknown term element <iri>/,
+    ],
+    ['<sparql><head><variable/></head><results/></sparql>', /<variable> without name=/],
+  ];
+  for (const [xml, message] of cases) {
+    await assert.rejects(parseSparqlResults(xml, 'srx'), (error: Error) => error instanceof ResultsFormatError && message.test(error.message), xml);
+  }
+});
+
+test('XML streamed: a document cut short is an error, not fewer rows', async () => {
+  const cut = RICH_XML.slice(0, RICH_XML.indexOf('</results>'));
+  await assert.rejects(streamed(cut, 'srx', 64), (error: Error) => error instanceof ResultsFormatError && /unclosed tag: results/.test(error.message));
+});
+
+test('JSON: terms, xml:lang, datatypes and the old typed-literal spelling', async () => {
   const json = JSON.stringify({
     head: { vars: ['a', 'b'] },
     results: {
@@ -79,7 +118,7 @@ test('JSON: terms, xml:lang, datatypes and the old typed-literal spelling', () =
       ],
     },
   });
-  assert.deepEqual(show(parseSparqlResults(json, 'srj')), {
+  assert.deepEqual(show(await parseSparqlResults(json, 'srj')), {
     variables: ['a', 'b'],
     rows: [
       ['<http://e/1>', '"chat"@fr'],
@@ -87,12 +126,12 @@ test('JSON: terms, xml:lang, datatypes and the old typed-literal spelling', () =
       ['_:n0', '"s"'],
     ],
   });
-  assert.deepEqual(parseSparqlResults('{"head":{},"boolean":false}', 'json'), { kind: 'boolean', value: false });
+  assert.deepEqual(await parseSparqlResults('{"head":{},"boolean":false}', 'json'), { kind: 'boolean', value: false });
 });
 
-test('CSV: quoted fields with commas, quotes and newlines; empty fields are unbound', () => {
+test('CSV: quoted fields with commas, quotes and newlines; empty fields are unbound', async () => {
   const csv = 's,o\r\nhttp://e/s,"4,4"\r\n_:b0,"say ""hi""\nthere"\r\nhttp://e/t,\r\n';
-  const result = parseSparqlResults(csv, 'text/csv');
+  const result = await parseSparqlResults(csv, 'text/csv');
   assert.deepEqual(show(result), {
     variables: ['s', 'o'],
     rows: [
@@ -111,7 +150,7 @@ test('CSV: csvValueOf reduces typed terms to what CSV keeps', () => {
   assert.equal(csvValueOf(undefined), undefined);
 });
 
-test('TSV: Turtle terms, number shorthands and unbound columns', () => {
+test('TSV: Turtle terms, number shorthands and unbound columns', async () => {
   const tsv = [
     '?s\t?o',
     `<http://e/s>\t"1"`,
@@ -122,7 +161,7 @@ test('TSV: Turtle terms, number shorthands and unbound columns', () => {
     `<http://e/s>\t`,
     '',
   ].join('\n');
-  assert.deepEqual(show(parseSparqlResults(tsv, '.tsv')), {
+  assert.deepEqual(show(await parseSparqlResults(tsv, '.tsv')), {
     variables: ['s', 'o'],
     rows: [
       ['<http://e/s>', '"1"'],
@@ -143,8 +182,8 @@ test('TSV: single terms', () => {
   assert.throws(() => parseTsvTerm('bare'), ResultsFormatError);
 });
 
-test('TSV: a row with the wrong number of fields is an error', () => {
-  assert.throws(() => parseSparqlResults('?a\t?b\n<http://e/>\n', 'tsv'), /2 columns/);
+test('TSV: a row with the wrong number of fields is an error', async () => {
+  await assert.rejects(parseSparqlResults('?a\t?b\n<http://e/>\n', 'tsv'), /2 columns/);
 });
 
 /** The document as a stream of small byte chunks (cutting through multi-byte characters). */
@@ -162,6 +201,7 @@ async function streamed(text: string, format: string, size: number): Promise<Par
 }
 
 const STREAM_SAMPLES: [string, string][] = [
+  ['srx', RICH_XML],
   [
     'srx',
     `<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/>
@@ -186,7 +226,7 @@ const STREAM_SAMPLES: [string, string][] = [
 
 test('streaming: any chunking gives what the whole-document parser gives', async () => {
   for (const [format, text] of STREAM_SAMPLES) {
-    const whole = show(parseSparqlResults(text, format));
+    const whole = show(await parseSparqlResults(text, format));
     for (const size of [1, 3, 7, 1000]) {
       assert.deepEqual(show(await streamed(text, format, size)), whole, `${format} in chunks of ${size}`);
     }
@@ -227,7 +267,7 @@ test('SPARQL 1.2: triple terms and base directions round-trip through JSON, XML 
     serializer.begin(['t', 'l']);
     serializer.rows(rows);
     serializer.end();
-    const parsed = parseSparqlResults(sink.text, format);
+    const parsed = await parseSparqlResults(sink.text, format);
     assert.equal(parsed.kind, 'bindings');
     if (parsed.kind !== 'bindings') continue;
     const shown = parsed.rows.map((row) => row.map((term) => (term ? termToString(term) : '')));

@@ -3,24 +3,29 @@
  * file each (sparql-json-parser.ts, sparql-xml-parser.ts, sparql-csv-tsv-parser.ts). The W3C
  * conformance runner reads expected results with them, and remote mode reads the answers of other
  * endpoints. Each reader takes the whole document as a string and returns rows of RDF/JS terms in
- * the order of `variables`, the same shape the engine produces; or reads it incrementally.
+ * the order of `variables`, the same shape the engine produces; or reads it incrementally. The XML
+ * reader, which brings an XML parser, is loaded when XML results are first read, as the RDF parsers
+ * are (rdf-parser.ts): a process that reads none does not pay for loading it.
  */
 import type { SolutionRow } from '../rdf/index.js';
 import { resultsFormatOf } from './format-table.js';
 import { ResultsFormatError, type IncrementalReader, type ParsedResults, type ResultsEvent } from './results-reading.js';
 import { JsonReader, parseJsonResults } from './sparql-json-parser.js';
-import { parseXmlResults, XmlReader } from './sparql-xml-parser.js';
 import { CsvReader, parseCsvResults, parseTsvResults, tsvReader } from './sparql-csv-tsv-parser.js';
 
 export { ResultsFormatError, type ParsedResults } from './results-reading.js';
 export { csvValueOf, parseTsvTerm } from './sparql-csv-tsv-parser.js';
 
-/** Parses a complete results document in the format named by a media type or file extension. */
-export function parseSparqlResults(text: string, mediaTypeOrExtension: string): ParsedResults {
+/**
+ * Parses a complete results document in the format named by a media type or file extension.
+ * Asynchronous for XML's reader, loaded on first use; a document known to be SPARQL JSON can be
+ * read at once with parseJsonResults.
+ */
+export async function parseSparqlResults(text: string, mediaTypeOrExtension: string): Promise<ParsedResults> {
   const format = resultsFormatOf(mediaTypeOrExtension);
   switch (format) {
     case 'xml':
-      return parseXmlResults(text);
+      return (await loadXmlReader()).parseXmlResults(text);
     case 'json':
       return parseJsonResults(text);
     case 'csv':
@@ -43,7 +48,7 @@ export type StreamedResults = { kind: 'bindings'; variables: string[]; rows: Asy
  * ahead of the consumer, and a consumer that stops early stops reading the stream.
  */
 export async function streamSparqlResults(chunks: AsyncIterable<string | Uint8Array>, mediaTypeOrExtension: string): Promise<StreamedResults> {
-  const reader = incrementalReaderFor(mediaTypeOrExtension);
+  const reader = await incrementalReaderFor(mediaTypeOrExtension);
   const decoder = new TextDecoder();
   const iterator = chunks[Symbol.asyncIterator]();
   let pending: ResultsEvent[] = [];
@@ -84,17 +89,21 @@ export async function streamSparqlResults(chunks: AsyncIterable<string | Uint8Ar
   return { kind: 'bindings', variables: first.type === 'head' ? first.variables : [], rows: rows() };
 }
 
-function incrementalReaderFor(mediaTypeOrExtension: string): IncrementalReader {
+async function incrementalReaderFor(mediaTypeOrExtension: string): Promise<IncrementalReader> {
   switch (resultsFormatOf(mediaTypeOrExtension)) {
     case 'tsv':
       return tsvReader();
     case 'csv':
       return new CsvReader();
     case 'xml':
-      return new XmlReader();
+      return new (await loadXmlReader()).XmlReader();
     case 'json':
       return new JsonReader();
     default:
       throw new ResultsFormatError(`not a SPARQL results format: ${mediaTypeOrExtension}`);
   }
+}
+
+function loadXmlReader(): Promise<typeof import('./sparql-xml-parser.js')> {
+  return import('./sparql-xml-parser.js');
 }

@@ -1,23 +1,177 @@
-/** SPARQL Query Results XML: a whole document, or incrementally as it arrives. */
+/**
+ * SPARQL Query Results XML (.srx), with SPARQL 1.2's triple terms and base directions: a whole
+ * document, or incrementally as it arrives. The XML itself is read by saxes (@rubensworks/saxes,
+ * the SAX parser rdfxml-streaming-parser already brings): well-formedness, entities, character
+ * references, CDATA, comments, processing instructions and line ends are its job, and its errors
+ * become ResultsFormatErrors with their line and column. This file only follows the results
+ * vocabulary. results-parser.ts loads it when XML results are first read, so that a process that
+ * reads none (a `quiver query` without SERVICE, most servers) never loads saxes.
+ */
+import { SaxesParser, type SaxesTagPlain } from '@rubensworks/saxes';
 import type { SolutionRow, Term } from '../rdf/index.js';
 import { blankNode, namedNode } from '../rdf/index.js';
 import { ResultsFormatError, literalOf, tripleTermOf, type IncrementalReader, type ParsedResults, type ResultsEvent } from './results-reading.js';
 
-// ---------------------------------------------------------------------------------------------
-// XML
-
 export function parseXmlResults(text: string): ParsedResults {
-  const root = parseXml(text);
-  if (root.name !== 'sparql') throw new ResultsFormatError(`SPARQL XML results: root element is <${root.name}>`);
-  const head = childElement(root, 'head');
-  const variables = head ? childElements(head, 'variable').map((v) => requiredAttribute(v, 'name')) : [];
-  const booleanElement = childElement(root, 'boolean');
-  if (booleanElement) return { kind: 'boolean', value: xmlBoolean(textOf(booleanElement)) };
-  const results = childElement(root, 'results');
-  if (!results) throw new ResultsFormatError('SPARQL XML results: neither <results> nor <boolean>');
-  const columnOf = new Map(variables.map((name, index) => [name, index]));
-  const rows = childElements(results, 'result').map((result) => xmlRow(result, columnOf));
-  return { kind: 'bindings', variables, rows };
+  let result: ParsedResults | undefined;
+  const rows: SolutionRow[] = [];
+  const reader = new ResultsDocumentReader({
+    head: (variables) => (result = { kind: 'bindings', variables, rows }),
+    row: (row) => rows.push(row),
+    boolean: (value) => (result = { kind: 'boolean', value }),
+  });
+  reader.write(text);
+  reader.close();
+  return result!;
+}
+
+/** XML results as their chunks arrive: the head once <results> starts, then each <result> as it closes. */
+export class XmlReader implements IncrementalReader {
+  private events: ResultsEvent[] = [];
+  private readonly reader = new ResultsDocumentReader({
+    head: (variables) => this.events.push({ type: 'head', variables }),
+    row: (row) => this.events.push({ type: 'row', row }),
+    boolean: (value) => this.events.push({ type: 'boolean', value }),
+  });
+
+  push(text: string): ResultsEvent[] {
+    this.reader.write(text);
+    return this.takeEvents();
+  }
+
+  end(): ResultsEvent[] {
+    this.reader.close();
+    return this.takeEvents();
+  }
+
+  private takeEvents(): ResultsEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+}
+
+/** What a results document says, in document order. */
+interface ResultsHandler {
+  /** The variables, once <results> starts. */
+  head(variables: string[]): void;
+  row(row: SolutionRow): void;
+  boolean(value: boolean): void;
+}
+
+/**
+ * An element kept whole until it closes: <head>, <boolean> and each <result>, the units the
+ * document is read in. Everything else (the root, <results>) is followed without being kept, so
+ * memory holds one result at a time. Element names lose their namespace prefix (results never mix
+ * vocabularies); attribute names keep theirs, so `xml:lang` stays `xml:lang`.
+ */
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: (XmlElement | string)[];
+}
+
+/** Follows saxes' events through a results document and hands what it says to a {@link ResultsHandler}. */
+class ResultsDocumentReader {
+  private readonly parser = new SaxesParser();
+  /** Elements open around the parser's position, the root counting 1. */
+  private depth = 0;
+  /** The child of <sparql> the parser is in. */
+  private section: string | undefined;
+  /** The element being kept (first) and its descendants open around the parser's position. */
+  private readonly kept: XmlElement[] = [];
+  private variables: string[] = [];
+  /** Columns of the variables, known once <results> starts. */
+  private columnOf: Map<string, number> | undefined;
+  private answered = false;
+
+  constructor(private readonly handler: ResultsHandler) {
+    this.parser.on('opentag', (tag) => this.openElement(tag));
+    this.parser.on('closetag', () => this.closeElement());
+    this.parser.on('text', (text) => this.text(text));
+    this.parser.on('cdata', (text) => this.text(text));
+    this.parser.on('error', (error) => {
+      throw xmlSyntaxError(error, this.parser.line, this.parser.column);
+    });
+  }
+
+  write(text: string): void {
+    this.parser.write(text);
+  }
+
+  /** The end of the document: what is still open is an error, and so is a document that answered nothing. */
+  close(): void {
+    this.parser.close();
+    if (!this.answered) throw new ResultsFormatError('SPARQL XML results: neither <results> nor <boolean>');
+  }
+
+  private openElement(tag: SaxesTagPlain): void {
+    const name = localName(tag.name);
+    this.depth++;
+    const parent = this.kept.at(-1);
+    if (parent) {
+      const element = { name, attributes: tag.attributes, children: [] };
+      parent.children.push(element);
+      this.kept.push(element);
+    } else if (this.depth === 1) {
+      if (name !== 'sparql') throw new ResultsFormatError(`SPARQL XML results: root element is <${name}>`);
+    } else if (this.depth === 2) {
+      this.openSection(name, tag);
+    } else if (this.depth === 3 && this.section === 'results' && name === 'result') {
+      this.kept.push({ name, attributes: tag.attributes, children: [] });
+    }
+  }
+
+  private openSection(name: string, tag: SaxesTagPlain): void {
+    this.section = name;
+    if (name === 'head' || name === 'boolean') this.kept.push({ name, attributes: tag.attributes, children: [] });
+    if (name === 'results') {
+      this.answer();
+      this.columnOf = new Map(this.variables.map((variable, index) => [variable, index]));
+      this.handler.head(this.variables);
+    }
+  }
+
+  private closeElement(): void {
+    this.depth--;
+    if (this.kept.length === 0) {
+      if (this.depth === 1) this.section = undefined;
+      return;
+    }
+    const element = this.kept.pop()!;
+    if (this.kept.length === 0) this.closeKept(element);
+  }
+
+  private closeKept(element: XmlElement): void {
+    switch (element.name) {
+      case 'head':
+        this.variables = childElements(element, 'variable').map((v) => requiredAttribute(v, 'name'));
+        break;
+      case 'boolean':
+        this.answer();
+        this.handler.boolean(xmlBoolean(textOf(element)));
+        break;
+      case 'result':
+        this.handler.row(xmlRow(element, this.columnOf!));
+        break;
+    }
+  }
+
+  private text(text: string): void {
+    this.kept.at(-1)?.children.push(text);
+  }
+
+  /** A document answers once, with <results> or <boolean>. */
+  private answer(): void {
+    if (this.answered) throw new ResultsFormatError('SPARQL XML results: more than one <results> or <boolean>');
+    this.answered = true;
+  }
+}
+
+/** saxes' message starts with the position ("3:14: undefined entity."), which we say in words. */
+function xmlSyntaxError(error: Error, line: number, column: number): ResultsFormatError {
+  const message = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+  return new ResultsFormatError(`XML, line ${line}, column ${column}: ${message}`);
 }
 
 function xmlRow(result: XmlElement, columnOf: Map<string, number>): SolutionRow {
@@ -46,8 +200,10 @@ function xmlTerm(element: XmlElement): Term {
       return namedNode(textOf(element).trim());
     case 'bnode':
       return blankNode(textOf(element).trim());
-    case 'literal':
-      return literalOf(textOf(element), element.attributes.get('xml:lang'), element.attributes.get('datatype'), element.attributes.get('its:dir'));
+    case 'literal': {
+      const { attributes } = element;
+      return literalOf(textOf(element), attributes['xml:lang'], attributes['datatype'], attributes['its:dir']);
+    }
     case 'triple': {
       const part = (name: string) => {
         const term = childElement(element, name)?.children.find(isElement);
@@ -62,21 +218,9 @@ function xmlTerm(element: XmlElement): Term {
 }
 
 function requiredAttribute(element: XmlElement, name: string): string {
-  const value = element.attributes.get(name);
+  const value = element.attributes[name];
   if (value === undefined) throw new ResultsFormatError(`SPARQL XML results: <${element.name}> without ${name}=`);
   return value;
-}
-
-/**
- * Just enough XML for results documents: elements, attributes, text, CDATA, character and the
- * five predefined entity references; comments, processing instructions and DOCTYPE are skipped.
- * Element names lose their namespace prefix (results never mix vocabularies); attribute names
- * keep theirs, so `xml:lang` stays `xml:lang`.
- */
-interface XmlElement {
-  name: string;
-  attributes: Map<string, string>;
-  children: (XmlElement | string)[];
 }
 
 function isElement(node: XmlElement | string): node is XmlElement {
@@ -95,119 +239,7 @@ function textOf(element: XmlElement): string {
   return element.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
 }
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (match, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return String.fromCodePoint(code);
-    }
-    const decoded = ENTITIES[ref];
-    if (decoded === undefined) throw new ResultsFormatError(`XML: unknown entity ${match}`);
-    return decoded;
-  });
-}
-
 function localName(qname: string): string {
   const colon = qname.indexOf(':');
   return colon < 0 ? qname : qname.slice(colon + 1);
-}
-
-const ATTRIBUTE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
-
-function parseXml(text: string): XmlElement {
-  const document: XmlElement = { name: '#document', attributes: new Map(), children: [] };
-  const open: XmlElement[] = [document];
-  let at = 0;
-  const skipPast = (marker: string) => {
-    const end = text.indexOf(marker, at);
-    if (end < 0) throw new ResultsFormatError(`XML: unterminated construct, ${marker} expected`);
-    at = end + marker.length;
-    return end;
-  };
-  while (at < text.length) {
-    const lt = text.indexOf('<', at);
-    const textEnd = lt < 0 ? text.length : lt;
-    if (textEnd > at) open[open.length - 1].children.push(decodeEntities(text.slice(at, textEnd)));
-    if (lt < 0) break;
-    at = lt;
-    if (text.startsWith('<!--', at)) {
-      skipPast('-->');
-    } else if (text.startsWith('<![CDATA[', at)) {
-      const start = at + 9;
-      const end = skipPast(']]>');
-      open[open.length - 1].children.push(text.slice(start, end));
-    } else if (text.startsWith('<?', at)) {
-      skipPast('?>');
-    } else if (text.startsWith('<!', at)) {
-      skipPast('>');
-    } else if (text.startsWith('</', at)) {
-      const start = at + 2;
-      const end = skipPast('>');
-      const name = localName(text.slice(start, end).trim());
-      const element = open.pop();
-      if (!element || element === document || element.name !== name) {
-        throw new ResultsFormatError(`XML: unexpected </${name}>`);
-      }
-    } else {
-      const start = at + 1;
-      const end = skipPast('>');
-      let tag = text.slice(start, end);
-      const selfClosing = tag.endsWith('/');
-      if (selfClosing) tag = tag.slice(0, -1);
-      const nameMatch = /^[^\s/>]+/.exec(tag);
-      if (!nameMatch) throw new ResultsFormatError('XML: element without a name');
-      const attributes = new Map<string, string>();
-      for (const m of tag.slice(nameMatch[0].length).matchAll(ATTRIBUTE)) {
-        attributes.set(m[1], decodeEntities(m[3] ?? m[4]));
-      }
-      const element: XmlElement = { name: localName(nameMatch[0]), attributes, children: [] };
-      open[open.length - 1].children.push(element);
-      if (!selfClosing) open.push(element);
-    }
-  }
-  if (open.length !== 1) throw new ResultsFormatError(`XML: <${open[open.length - 1].name}> is never closed`);
-  const root = document.children.find(isElement);
-  if (!root) throw new ResultsFormatError('XML: no root element');
-  return root;
-}
-
-/**
- * XML results cut at element boundaries: the head once <results> or <boolean> starts, then each
- * complete <result> element on its own.
- */
-export class XmlReader implements IncrementalReader {
-  private buffer = '';
-  private columnOf: Map<string, number> | undefined;
-
-  push(text: string): ResultsEvent[] {
-    this.buffer += text;
-    const events: ResultsEvent[] = [];
-    if (!this.columnOf) {
-      const booleanMatch = /<(?:[\w.-]+:)?boolean\s*>([^<]*)<\//.exec(this.buffer);
-      if (booleanMatch) return [{ type: 'boolean', value: xmlBoolean(decodeEntities(booleanMatch[1])) }];
-      const resultsStart = /<(?:[\w.-]+:)?results[\s/>]/.exec(this.buffer);
-      if (!resultsStart) return [];
-      const headText = /<(?:[\w.-]+:)?head\s*\/>|<(?:[\w.-]+:)?head[\s>][\s\S]*?<\/(?:[\w.-]+:)?head\s*>/.exec(this.buffer.slice(0, resultsStart.index));
-      const head = headText ? parseXml(headText[0]) : undefined;
-      const variables = head ? childElements(head, 'variable').map((v) => requiredAttribute(v, 'name')) : [];
-      this.columnOf = new Map(variables.map((name, index) => [name, index]));
-      events.push({ type: 'head', variables });
-      this.buffer = this.buffer.slice(resultsStart.index + resultsStart[0].length);
-    }
-    const resultElement = /<(?:[\w.-]+:)?result[\s>][\s\S]*?<\/(?:[\w.-]+:)?result\s*>|<(?:[\w.-]+:)?result\s*\/>/g;
-    let consumed = 0;
-    for (let m = resultElement.exec(this.buffer); m; m = resultElement.exec(this.buffer)) {
-      events.push({ type: 'row', row: xmlRow(parseXml(m[0]), this.columnOf) });
-      consumed = m.index + m[0].length;
-    }
-    this.buffer = this.buffer.slice(consumed);
-    return events;
-  }
-
-  end(): ResultsEvent[] {
-    if (!this.columnOf) throw new ResultsFormatError('SPARQL XML results: neither <results> nor <boolean>');
-    return [];
-  }
 }

@@ -7,7 +7,7 @@
  * JSON): several times faster than the incremental reader, and small enough to hold anyway.
  */
 import { Readable } from 'node:stream';
-import { parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/index.js';
+import { parseJsonResults, parseSparqlResults, ResultsFormatError, resultsFormatOf, streamSparqlResults, type ParsedResults } from '../formats/index.js';
 import { parseRdf } from '../formats/index.js';
 import { formatForMediaType, parseableRdfFormat } from '../formats/index.js';
 import type { Quad, Term } from '../rdf/index.js';
@@ -95,7 +95,7 @@ async function wholeResults(response: RemoteResponse, exchange: RemoteExchange, 
   const body = await readWhole(response, exchange);
   try {
     if (!isAsk && resultsFormatOf(response.mediaType) === 'json') return jsonAnswer(body, response.mediaType, exchange);
-    return resultOf(parseSparqlResults(body.text, response.mediaType), isAsk);
+    return resultOf(await parseSparqlResults(body.text, response.mediaType), isAsk);
   } catch (error) {
     throw exchange.failure(error);
   }
@@ -115,11 +115,11 @@ function resultOf(parsed: ParsedResults, isAsk: boolean): QueryResult {
  * What does not look like SELECT results (a boolean) is read at once.
  */
 function jsonAnswer(body: WholeBody, mediaType: string, exchange: RemoteExchange): QueryResult {
-  if (!startsWithBrace(body.bytes) || !body.bytes.includes('"bindings"')) return resultOf(parseSparqlResults(body.text, mediaType), false);
+  if (!startsWithBrace(body.bytes) || !body.bytes.includes('"bindings"')) return resultOf(parseJsonResults(body.text), false);
   let parsed: Extract<ParsedResults, { kind: 'bindings' }> | undefined;
   const read = (): Extract<ParsedResults, { kind: 'bindings' }> => {
     try {
-      const results = parseSparqlResults(body.text, mediaType);
+      const results = parseJsonResults(body.text);
       if (results.kind !== 'bindings') throw new ResultsFormatError('SPARQL JSON results: a boolean answer to a SELECT query');
       return results;
     } catch (error) {

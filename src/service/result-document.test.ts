@@ -36,7 +36,7 @@ describe('results written by the query worker (documentFormats)', () => {
     const document = result.kind === 'bindings' ? result.document! : undefined;
     assert.equal(document?.rows, 2);
     assert.equal(new TextDecoder().decode(document?.bytes), document?.text);
-    const parsed = parseSparqlResults(document!.text!, JSON_RESULTS.mediaType);
+    const parsed = await parseSparqlResults(document!.text!, JSON_RESULTS.mediaType);
     assert.equal(parsed.kind, 'bindings');
     assert.deepEqual(parsed.kind === 'bindings' && parsed.rows.map((row) => row.map((term) => term?.value)), [
       [`${EX}a`, 'Ann'],

@@ -22,7 +22,7 @@ export interface ExpectedAnswer {
 export async function readExpectedAnswer(fileUrl: string): Promise<ExpectedAnswer> {
   const extension = fileUrl.slice(fileUrl.lastIndexOf('.') + 1);
   if (resultsFormatOf(extension)) {
-    const parsed = parseSparqlResults(readText(fileUrl), extension);
+    const parsed = await parseSparqlResults(readText(fileUrl), extension);
     return { answer: parsed };
   }
   const quads = await readRdfFile(fileUrl);
