@@ -46,12 +46,13 @@ function referenceStore(text: string): QuadStore {
 
 /**
  * The store's quads as sorted lines of term keys, blank nodes by their label in the file: the loader
- * prefixes labels with a per-file random prefix (8 hex digits and `_`).
+ * prefixes labels with the file's label space (rdf/blank-node-scopes.ts: `f`, a per-process tag and
+ * a number, then `_`).
  */
 function canonicalQuads(store: QuadStore, loaded: boolean): string[] {
   const key = (term: Term | undefined): string => {
     if (term === undefined) return 'D';
-    if (term.termType === 'BlankNode' && loaded) return '_' + term.value.replace(/^[0-9a-f]{8}_/, '');
+    if (term.termType === 'BlankNode' && loaded) return '_' + term.value.replace(/^f[0-9a-z]+_/, '');
     return termKey(term);
   };
   return datasetRows(store)
