@@ -5,62 +5,20 @@
  * Jetty that Jena's own server could run on; this endpoint adds no more than Fuseki's HTTP layer
  * would, and reads each query's whole answer before writing it, as the harness's Oxigraph server does.
  *
- * Debian ships the jars without a launcher script or a Class-Path in their manifests, so the
- * classpath is Jena's jars and those of the packages it depends on (as test/clients/jena.test.ts).
- * Debian's jena-core 4.5.0 moved its Xerces copy to the package `xerces` but left the message
- * bundles under org/apache/jena/ext/xerces: copied to where the classes look, first on the path.
+ * The classpath: Debian's Jena jars and their dependencies (jena-classpath.ts).
  *
  * Not installed (no java/javac or no jars): skipped with a reason; the harness installs nothing.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { directoryBytes } from '../dataset-loader.js';
 import { startChildServer } from './child-server.js';
+import { DEBIAN_JARS, debianJars, JENA_CLIENT_JARS, JENA_DEPENDENCY_JARS, JENA_STORE_JARS, xercesMessages } from './jena-classpath.js';
 import type { EngineLauncher } from './engine.js';
 
 const run = promisify(execFile);
-const DEBIAN_JARS = '/usr/share/java';
-const JENA_JARS = [
-  'jena-base',
-  'jena-core',
-  'jena-arq',
-  'jena-iri',
-  'jena-cmds',
-  'jena-rdfconnection',
-  'jena-tdb',
-  'jena-tdb2',
-  'jena-dboe-base',
-  'jena-dboe-index',
-  'jena-dboe-storage',
-  'jena-dboe-trans-data',
-  'jena-dboe-transaction',
-];
-/** libapache-jena-java's dependencies (apt-cache depends), with one binding for slf4j. */
-const DEPENDENCY_JARS = [
-  'commons-cli',
-  'commons-codec',
-  'commons-compress',
-  'commons-csv',
-  'commons-io',
-  'commons-lang3',
-  'dexx.collection',
-  'gson',
-  'guava',
-  'httpclient',
-  'httpcore',
-  'jackson-core',
-  'jackson-databind',
-  'jackson-annotations',
-  'jsonld-java',
-  'jakarta.json-api',
-  'protobuf',
-  'thrift',
-  'titanium-json-ld',
-  'slf4j-api',
-  'slf4j-nop',
-];
 /** Heap of the loader and of the server: the store's own caches live outside it (memory-mapped files). */
 const HEAP = '-Xmx4g';
 /** Request threads: as many as the harness's most clients, like the other engines' servers. */
@@ -69,7 +27,7 @@ const THREADS = 8;
 export const launchJena: EngineLauncher = async (context) => {
   const java = onPath('java');
   const javac = onPath('javac');
-  const jars = [...JENA_JARS, ...DEPENDENCY_JARS].map((jar) => join(DEBIAN_JARS, `${jar}.jar`));
+  const jars = debianJars([...JENA_CLIENT_JARS, ...JENA_STORE_JARS, ...JENA_DEPENDENCY_JARS]);
   const missing = jars.filter((jar) => !existsSync(jar));
   if (!java || !javac) return { skipped: 'no java and javac on the PATH (Debian: default-jdk-headless)' };
   if (missing.length > 0) return { skipped: `Jena is not installed (Debian: libapache-jena-java; missing ${missing.slice(0, 3).join(', ')})` };
@@ -119,14 +77,6 @@ export const launchJena: EngineLauncher = async (context) => {
     throw error;
   }
 };
-
-function xercesMessages(dir: string): string {
-  const extracted = join(dir, 'extracted');
-  spawnSync('unzip', ['-q', '-o', join(DEBIAN_JARS, 'jena-core.jar'), 'org/apache/jena/ext/xerces/*.properties', '-d', extracted]);
-  const messages = join(dir, 'xerces-messages');
-  cpSync(join(extracted, 'org', 'apache', 'jena', 'ext', 'xerces'), join(messages, 'xerces'), { recursive: true });
-  return messages;
-}
 
 function onPath(command: string): string | undefined {
   const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });

@@ -1,44 +1,19 @@
 /**
  * Apache Jena's command line clients (Debian's libapache-jena-java) against a live `quiver serve`:
  * `arq.rsparql` for queries (GET, and POST with --post) and `arq.rupdate` for updates. Debian ships
- * the jars in /usr/share/java without a launcher script or a Class-Path in their manifests, so the
- * classpath is Jena's jars and the jars of the Debian packages it depends on. Each command is a JVM
+ * the jars without a launcher script, so the classpath is built as the benchmark's Jena engine builds
+ * it (bench/engines/jena-classpath.ts). Each command is a JVM
  * start (seconds): the calls run two at a time.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { debianJars, JENA_CLIENT_JARS, JENA_DEPENDENCY_JARS, xercesMessages } from '../../bench/engines/jena-classpath.js';
 import { ask, EX, requireInstalled, runClient, startQuiverWithPeople, type LiveQuiver } from './live-quiver.js';
 
 const JAVA = '/usr/bin/java';
-const DEBIAN_JARS = '/usr/share/java';
-const JENA_JARS = ['jena-base', 'jena-core', 'jena-arq', 'jena-iri', 'jena-cmds', 'jena-rdfconnection'];
-/** The jars of libapache-jena-java's dependencies (apt-cache depends), with one binding for slf4j. */
-const DEPENDENCY_JARS = [
-  'commons-cli',
-  'commons-codec',
-  'commons-compress',
-  'commons-csv',
-  'commons-io',
-  'commons-lang3',
-  'dexx.collection',
-  'gson',
-  'guava',
-  'httpclient',
-  'httpcore',
-  'jackson-core',
-  'jackson-databind',
-  'jackson-annotations',
-  'jsonld-java',
-  'jakarta.json-api',
-  'protobuf',
-  'thrift',
-  'titanium-json-ld',
-  'slf4j-api',
-  'slf4j-nop',
-];
 const PREFIX = `PREFIX ex: <${EX}> `;
 
 let quiver: LiveQuiver;
@@ -47,29 +22,17 @@ let classpath: string;
 
 before(async () => {
   requireInstalled(JAVA, 'default-jre-headless');
-  for (const jar of [...JENA_JARS, ...DEPENDENCY_JARS]) requireInstalled(join(DEBIAN_JARS, `${jar}.jar`), 'libapache-jena-java');
+  const jars = debianJars([...JENA_CLIENT_JARS, ...JENA_DEPENDENCY_JARS]);
+  for (const jar of jars) requireInstalled(jar, 'libapache-jena-java');
   requireInstalled('/usr/bin/unzip', 'unzip');
   workDirectory = mkdtempSync(join(tmpdir(), 'quiver-jena-'));
-  classpath = [await xercesMessages(workDirectory), ...[...JENA_JARS, ...DEPENDENCY_JARS].map((jar) => join(DEBIAN_JARS, `${jar}.jar`))].join(':');
+  classpath = [xercesMessages(workDirectory), ...jars].join(':');
   quiver = await startQuiverWithPeople();
 });
 after(async () => {
   await quiver?.stop();
   if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
 });
-
-/**
- * Debian's jena-core 4.5.0 moved Jena's copy of Xerces to the package `xerces` but left its message
- * bundles under org/apache/jena/ext/xerces, so Jena's first XSD datatype fails ("internal error") and
- * no command starts. The bundles, copied to where the classes look for them, go first on the classpath.
- */
-async function xercesMessages(directory: string): Promise<string> {
-  const extracted = join(directory, 'extracted');
-  await runClient('/usr/bin/unzip', ['-q', '-o', join(DEBIAN_JARS, 'jena-core.jar'), 'org/apache/jena/ext/xerces/*.properties', '-d', extracted]);
-  const messages = join(directory, 'xerces-messages');
-  cpSync(join(extracted, 'org', 'apache', 'jena', 'ext', 'xerces'), join(messages, 'xerces'), { recursive: true });
-  return messages;
-}
 
 /** A short-lived JVM starts faster on the quick compiler alone and the serial collector (a third less CPU). */
 const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
