@@ -5,6 +5,7 @@
  * the type of an AVG (xsd:decimal or xsd:double) and in the last digits of a double sum, and neither
  * is a wrong answer. Everything else compares as the exact term.
  */
+import { numericTypeOf, xsd } from '../src/engine/functions/xsd-types.js';
 
 export type Cell = { num: number } | { term: string };
 /** One solution: variable name → cell (unbound variables absent). */
@@ -12,26 +13,6 @@ export type Row = Record<string, Cell>;
 
 /** Relative tolerance of numeric cells: AVG and SUM over doubles in another order. */
 export const NUMERIC_TOLERANCE = 1e-6;
-
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const NUMERIC_TYPES = new Set(
-  [
-    'integer',
-    'decimal',
-    'double',
-    'float',
-    'int',
-    'long',
-    'short',
-    'byte',
-    'nonNegativeInteger',
-    'positiveInteger',
-    'negativeInteger',
-    'nonPositiveInteger',
-    'unsignedInt',
-    'unsignedLong',
-  ].map((t) => XSD + t),
-);
 
 interface JsonTerm {
   type: string;
@@ -50,12 +31,12 @@ export function parseRows(body: string): Row[] {
 
 function cellOf(term: JsonTerm): Cell {
   const type = term.type === 'typed-literal' ? 'literal' : term.type;
-  if (type === 'literal' && term.datatype && NUMERIC_TYPES.has(term.datatype)) {
+  if (type === 'literal' && term.datatype && numericTypeOf(term.datatype) !== undefined) {
     const num = Number(term.value);
     if (Number.isFinite(num)) return { num };
   }
   const lang = term['xml:lang'] ? '@' + term['xml:lang'].toLowerCase() : '';
-  const datatype = term.datatype && term.datatype !== XSD + 'string' ? '^^' + term.datatype : '';
+  const datatype = term.datatype && term.datatype !== xsd.string ? '^^' + term.datatype : '';
   return { term: `${type}:${term.value}${lang}${datatype}` };
 }
 
