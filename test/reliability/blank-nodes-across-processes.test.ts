@@ -3,15 +3,15 @@
  * server before and after a restart, the same INSERT DATA run by two `quiver update`s, the same file
  * loaded twice, each gives a node of its own. (They once shared labels: each process counted its
  * documents from zero, so a restarted server's first `_:x` was the previous one's, silently.)
- * Every format a Graph Store write reads, every write path, two processes each.
+ * Every format a Graph Store write or a LOAD reads, every write path, two processes each.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startServerProcess } from './server-process.js';
 
@@ -31,6 +31,8 @@ const DOCUMENTS: { format: string; contentType: string; text: string }[] = [
     text: '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://ex/"><rdf:Description rdf:nodeID="x"><ex:rdfxml>v</ex:rdfxml></rdf:Description></rdf:RDF>',
   },
 ];
+
+const EXTENSIONS: Record<string, string> = { ntriples: 'nt', nquads: 'nq', turtle: 'ttl', trig: 'trig', jsonld: 'jsonld', rdfxml: 'rdf' };
 
 /** Distinct subjects per predicate (its local name), as the store holds them. */
 async function subjectsPerPredicate(store: string): Promise<Record<string, number>> {
@@ -72,16 +74,47 @@ describe('blank nodes written by two processes', { timeout: 120_000 }, () => {
     for (const { format } of DOCUMENTS) assert.equal(counts[format], 2, `${format}: ${JSON.stringify(counts)}`);
   });
 
-  it('INSERT DATA by two quiver update processes: two nodes', async () => {
+  it('INSERT DATA and an INSERT template by two quiver update processes: two nodes each', async () => {
     const store = join(dir, 'update');
-    for (let round = 0; round < 2; round++) await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { _:x <http://ex/inserted> "v" }']);
-    assert.equal((await subjectsPerPredicate(store))['inserted'], 2);
+    for (let round = 0; round < 2; round++) {
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT DATA { _:x <http://ex/inserted> "v" }']);
+      await run(process.execPath, [MAIN, 'update', '--store', store, 'INSERT { _:x <http://ex/templated> "v" } WHERE {}']);
+    }
+    const counts = await subjectsPerPredicate(store);
+    assert.equal(counts['inserted'], 2);
+    assert.equal(counts['templated'], 2);
+  });
+
+  it('LOAD of every format, before and after a server restart: two nodes each', async () => {
+    const store = join(dir, 'loaded');
+    const documents = join(dir, 'documents');
+    mkdirSync(documents);
+    const loads = DOCUMENTS.map(({ format, text }) => {
+      const file = join(documents, `document.${EXTENSIONS[format]}`);
+      writeFileSync(file, text);
+      return `LOAD <${pathToFileURL(file).href}>`;
+    }).join(' ;\n');
+    for (let round = 0; round < 2; round++) {
+      const server = await startServerProcess(['--store', store, '--load-dir', documents]);
+      try {
+        const response = await fetch(`${server.origin}/sparql/update`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: loads,
+        });
+        assert.equal(response.status, 200, await response.text());
+      } finally {
+        await server.stop();
+      }
+    }
+    const counts = await subjectsPerPredicate(store);
+    for (const { format } of DOCUMENTS) assert.equal(counts[format], 2, `${format}: ${JSON.stringify(counts)}`);
   });
 
   it('the same file bulk-loaded twice, into an empty store and then beside its data: two nodes each', async () => {
     const store = join(dir, 'load');
     for (const { format, text } of DOCUMENTS) {
-      const file = join(dir, `document.${{ ntriples: 'nt', nquads: 'nq', turtle: 'ttl', trig: 'trig', jsonld: 'jsonld', rdfxml: 'rdf' }[format]}`);
+      const file = join(dir, `document.${EXTENSIONS[format]}`);
       writeFileSync(file, text);
       for (let round = 0; round < 2; round++) await run(process.execPath, [MAIN, 'load', '--store', store, file]);
     }
