@@ -227,6 +227,11 @@ function handleErrors(app: FastifyInstance): void {
     const status = statusOf(error);
     if (status >= 500 && status !== 503 && status !== 504) request.log.error(error);
     const response = errorResponse(error, errorFormatOf(request));
+    // Fastify asks to close the connection when it refused a body before reading it (a 413 by
+    // Content-Length). Closed at once, the client still sending gets a reset, not the answer:
+    // instead Node reads and drops the rest of the body, within the body timeout
+    // (http-connections.ts), and the client reads the 413.
+    if (!request.raw.complete) reply.removeHeader('connection');
     return reply.code(status).headers(response.headers).send(response.body);
   });
   app.setNotFoundHandler(async (request, reply) => {

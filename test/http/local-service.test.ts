@@ -4,6 +4,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess } from '../reliability/server-process.js';
 import { encodeQuery, FORM, MISSPELLED_FORM, SPARQL_QUERY, SPARQL_UPDATE, startLocalServer, type RunningServer } from './harness.js';
 
 const EX = 'http://example.org/';
@@ -165,6 +169,34 @@ describe('server options', () => {
       assert.equal(response.status, 413);
     } finally {
       await server.close();
+    }
+  });
+
+  it('answers 413 at every door to a body far above --max-body, still being sent when refused', async () => {
+    // A server process of its own: in this process the client's writes and the server's answer
+    // would take turns on one event loop, and the client would finish sending first.
+    const dir = mkdtempSync(join(tmpdir(), 'quiver-413-'));
+    const server = await startServerProcess(['--store', join(dir, 'store'), '--max-body', '65536']);
+    // Megabytes past the limit: the 413 goes out while the client still writes (a connection
+    // closed then would reset the client before it reads the answer).
+    const padding = 'x'.repeat(8 * 1024 * 1024);
+    const requests: [string, string, string, string][] = [
+      ['POST', '/sparql/select', SPARQL_QUERY, `ASK { FILTER("${padding}" != "") }`],
+      ['POST', '/sparql', FORM, encodeQuery({ query: `ASK { FILTER("${padding}" != "") }` })],
+      ['POST', '/sparql/update', SPARQL_UPDATE, `INSERT DATA { <urn:a> <urn:b> "${padding}" }`],
+      ['POST', '/sparql/update', FORM, encodeQuery({ update: `INSERT DATA { <urn:a> <urn:b> "${padding}" }` })],
+      ['PUT', '/sparql/store?default', 'application/n-triples', `<urn:a> <urn:b> "${padding}" .`],
+      ['POST', '/sparql/store?default', 'text/turtle', `<urn:a> <urn:b> "${padding}" .`],
+    ];
+    try {
+      for (const [method, path, contentType, body] of requests) {
+        const response = await fetch(server.origin + path, { method, headers: { 'content-type': contentType }, body });
+        assert.equal(response.status, 413, `${method} ${path} (${contentType})`);
+        await response.text();
+      }
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
