@@ -8,7 +8,8 @@
 // commands are bundled a second time, alone, as CommonJS (dist/src/cli/quiver-run.cjs): the bin runs
 // them from that file through V8's code cache (src/cli/code-cache.ts), which Node 20 offers for
 // scripts only. Run by `npm run build` and `npm run prepare`.
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -48,7 +49,13 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['lmdb', 'undici'],
+  // lmdb's JavaScript (with msgpackr and its other helpers) is bundled too, so that it comes through
+  // the code cache instead of being found and compiled file by file (some 10 ms of a `quiver query`);
+  // its native module is still loaded from node_modules (see lmdbFindsItsNativeModule).
+  external: ['undici', 'msgpackr-extract', 'bun:ffi'],
+  plugins: [lmdbFindsItsNativeModule()],
+  // That plugin's require.resolve('lmdb') is meant: it finds the installed package, not the bundled copy.
+  logOverride: { 'require-resolve-not-external': 'silent' },
   // What it loads on demand (undici, node:dns) as require() in a promise: vm.Script, which runs
   // it (src/cli/code-cache.ts), has no import() in Node 20 without an experimental flag.
   supported: { 'dynamic-import': false },
@@ -58,4 +65,26 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+/**
+ * lmdb finds its native module from the directory of its own file (`__filename`), which in a bundle
+ * is the bundle's; its ES build (from `import.meta.url`) even more so, so the CommonJS one is taken. This points it at the installed package instead, resolved as `require('lmdb')`
+ * would resolve it from the bundle's place. The build fails if lmdb's code no longer has the line.
+ */
+function lmdbFindsItsNativeModule() {
+  const OWN_DIRECTORY = /^let dirName = .*__filename.*$/m;
+  return {
+    name: 'lmdb-native-module',
+    setup(builder) {
+      // The CommonJS build, whichever way our modules import it (esbuild would take the ES one).
+      builder.onResolve({ filter: /^lmdb$/ }, () => ({ path: createRequire(import.meta.url).resolve('lmdb') }));
+      builder.onLoad({ filter: /[\\/]lmdb[\\/]dist[\\/]index\.cjs$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!OWN_DIRECTORY.test(source)) throw new Error(`${args.path}: lmdb no longer sets dirName from __filename; update scripts/build-cli.mjs`);
+        const patched = source.replace(OWN_DIRECTORY, "let dirName = pathModule.dirname(require.resolve('lmdb')).replace(/dist$/, '');");
+        return { contents: patched, loader: 'js' };
+      });
+    },
+  };
+}
+
 console.log('bundled the quiver command into dist/src/cli/quiver.cjs (query and update: quiver-run.cjs)');

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { codeCacheDir, requireWithCodeCache } from './code-cache.js';
 import { runQuiver, type Command, type CommandTable } from './dispatch.js';
+import { presetLibcForNativeModules } from './libc-family.js';
 
 // The bundle's own place (CommonJS gives __dirname; the bundle is what runs, never this module).
 declare const __dirname: string;
@@ -28,6 +29,8 @@ function cachedCommand(name: 'queryCommand' | 'updateCommand'): Command {
   // node-gyp-build) unless told not to: some 10 ms of a one-shot command, for a codec whose strings
   // the store never decodes (its databases are all binary-encoded). A user's own setting stands.
   process.env['MSGPACKR_NATIVE_ACCELERATION_DISABLED'] ??= 'true';
+  // And lmdb's own native module is found without detect-libc (libc-family.ts says why).
+  presetLibcForNativeModules();
   const loaded = requireWithCodeCache<typeof import('./run-commands.js')>(join(__dirname, 'quiver-run.cjs'), codeCacheDir(process.env));
   return async (args, env) => {
     const code = await loaded.exports[name](args, env);

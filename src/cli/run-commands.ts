@@ -6,7 +6,8 @@
  * HTTP layer uses.
  */
 import type { UpdateSummary } from '../engine/index.js';
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the bundle loads it only for @FILE (bench/cli-startup.ts).
+import { promises as fs } from 'node:fs';
 import { once } from 'node:events';
 import { runQuery, runUpdate } from '../engine/index.js';
 import { explainQuery } from '../engine/index.js';
@@ -131,7 +132,7 @@ async function requestText(positionals: string[], what: string): Promise<string>
   if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what} (or - to read it from stdin)`);
   const argument = positionals[0]!;
   if (argument === '-') return readStdin();
-  if (argument.startsWith('@')) return readFile(argument.slice(1), 'utf8');
+  if (argument.startsWith('@')) return fs.readFile(argument.slice(1), 'utf8');
   return argument;
 }
 

@@ -15,7 +15,15 @@
  * - either with a port, `127.0.0.1:8080`, `[::1]:8080`, `data.internal:8443`: only that port;
  * - `*`: anything (no target policy).
  */
-import { BlockList, isIP, isIPv4 } from 'node:net';
+import type { BlockList } from 'node:net';
+
+/**
+ * node:net, loaded when a fetch is first judged: a one-shot `quiver query` that fetches nothing
+ * need not load it (bench/cli-startup.ts).
+ */
+function net(): typeof import('node:net') {
+  return process.getBuiltinModule('node:net');
+}
 
 /** A category of addresses that is not the public internet, with the reason a refusal gives. */
 interface AddressCategory {
@@ -76,15 +84,27 @@ const NON_PUBLIC: AddressCategory[] = [
   },
 ];
 
-const categories = NON_PUBLIC.map(({ name, subnets }) => {
-  const list = new BlockList();
-  for (const [address, prefix, family] of subnets) list.addSubnet(address, prefix, family);
-  return { name, list };
-});
+interface NonPublicLists {
+  categories: { name: string; list: BlockList }[];
+  /** Global unicast IPv6: anything outside it (NAT64, IPv4-compatible, unassigned) is not the internet. */
+  globalUnicastV6: BlockList;
+}
 
-/** Global unicast IPv6: anything outside it (NAT64, IPv4-compatible, unassigned) is not the internet. */
-const GLOBAL_UNICAST_V6 = new BlockList();
-GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
+let nonPublicLists: NonPublicLists | undefined;
+
+/** The address lists, built on first use (and node:net with them). */
+function lists(): NonPublicLists {
+  if (nonPublicLists) return nonPublicLists;
+  const { BlockList } = net();
+  const categories = NON_PUBLIC.map(({ name, subnets }) => {
+    const list = new BlockList();
+    for (const [address, prefix, family] of subnets) list.addSubnet(address, prefix, family);
+    return { name, list };
+  });
+  const globalUnicastV6 = new BlockList();
+  globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
+  return (nonPublicLists = { categories, globalUnicastV6 });
+}
 
 /**
  * Why an address is not on the public internet (e.g. "a loopback address"), or undefined when it
@@ -92,13 +112,14 @@ GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
  */
 export function nonPublicReason(address: string): string | undefined {
   const family = familyOf(address);
+  const { categories, globalUnicastV6 } = lists();
   for (const { name, list } of categories) if (list.check(address, family)) return name;
-  if (family === 'ipv6' && !GLOBAL_UNICAST_V6.check(address, 'ipv6')) return 'a reserved or special-purpose address';
+  if (family === 'ipv6' && !globalUnicastV6.check(address, 'ipv6')) return 'a reserved or special-purpose address';
   return undefined;
 }
 
 function familyOf(address: string): 'ipv4' | 'ipv6' {
-  return isIPv4(address) ? 'ipv4' : 'ipv6';
+  return net().isIPv4(address) ? 'ipv4' : 'ipv6';
 }
 
 /** One --fetch-allow entry, parsed. */
@@ -150,14 +171,14 @@ function parseAllowEntry(entry: string): AllowEntry {
   if (entry === '*') return { kind: 'any' };
   const { host, port } = splitPort(entry);
   const [address, prefixText, extra] = host.split('/');
-  const family = isIP(address);
+  const family = net().isIP(address);
   if (family !== 0) {
     const bits = family === 4 ? 32 : 128;
     const prefix = prefixText === undefined ? bits : Number(prefixText);
     if (extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > bits || (prefixText !== undefined && prefixText.trim() === '')) {
       throw new Error(`'${entry}' is not an address, a network (address/prefix) or a host name`);
     }
-    const list = new BlockList();
+    const list = new (net().BlockList)();
     list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
     return { kind: 'network', list, port };
   }
@@ -203,5 +224,5 @@ export function targetPolicy(allow: readonly string[] = []): TargetPolicy {
 /** An IP address as a URL's hostname has it (`[::1]` for IPv6), without brackets; else undefined. */
 export function literalAddress(hostname: string): string | undefined {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  return isIP(bare) !== 0 ? bare : undefined;
+  return net().isIP(bare) !== 0 ? bare : undefined;
 }

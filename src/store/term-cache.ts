@@ -12,11 +12,18 @@ import type { TermId } from './quad-store.js';
 const SLOT_BITS = 17;
 const SLOTS = 1 << SLOT_BITS;
 const MASK = SLOTS - 1;
+/**
+ * What a cache holds until its first term: every slot empty. Its tables are made on the first
+ * `set`, so that opening a store for a one-shot `quiver query` does not fill a megabyte of slots
+ * it may never use (some 5 ms), and `get` stays one comparison.
+ */
+const NO_IDS = new Uint32Array(SLOTS);
+const NO_TERMS: (Term | undefined)[] = [];
 
 export class TermCache {
   /** The ID whose term each slot holds; 0 (never a term's ID) for an empty slot. */
-  private readonly ids = new Uint32Array(SLOTS);
-  private readonly terms: (Term | undefined)[] = new Array<Term | undefined>(SLOTS).fill(undefined);
+  private ids = NO_IDS;
+  private terms = NO_TERMS;
 
   get(id: TermId): Term | undefined {
     const slot = id & MASK;
@@ -26,13 +33,20 @@ export class TermCache {
   /** Keeps the term of an ID; IDs outside 1..2^32-1 are not kept. */
   set(id: TermId, term: Term): void {
     if (!(id > 0 && id <= 0xffffffff)) return;
+    if (this.terms === NO_TERMS) this.makeTables();
     const slot = id & MASK;
     this.ids[slot] = id;
     this.terms[slot] = term;
   }
 
   clear(): void {
+    if (this.terms === NO_TERMS) return;
     this.ids.fill(0);
     this.terms.fill(undefined);
+  }
+
+  private makeTables(): void {
+    this.ids = new Uint32Array(SLOTS);
+    this.terms = new Array<Term | undefined>(SLOTS).fill(undefined);
   }
 }

@@ -7,8 +7,8 @@
  * Refusals are ProtocolErrors (400), like a LOAD on a server where LOAD is off; a file that is
  * missing or unreadable inside the directory is a failed LOAD (EvaluationError), like a 404 on the web.
  */
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the bundled `quiver update` loads it only when a LOAD runs.
+import { createReadStream, promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EvaluationError, ProtocolError } from '../../errors.js';
@@ -49,16 +49,16 @@ export async function permittedPath(iri: string, loadDirectory: string): Promise
   } catch {
     throw refused('not a path on this machine');
   }
-  const root = await realpath(loadDirectory);
+  const root = await fs.realpath(loadDirectory);
   if (!isUnder(path, resolve(loadDirectory)) && !isUnder(path, root)) throw refused('the file is outside the load directory');
   let real: string;
   try {
-    real = await realpath(path);
+    real = await fs.realpath(path);
   } catch {
     throw new EvaluationError(`LOAD <${iri}>: no such file`);
   }
   if (!isUnder(real, root)) throw refused('the file is outside the load directory');
-  if (!(await stat(real)).isFile()) throw new EvaluationError(`LOAD <${iri}>: not a file`);
+  if (!(await fs.stat(real)).isFile()) throw new EvaluationError(`LOAD <${iri}>: not a file`);
   return real;
 }
 
