@@ -134,6 +134,35 @@ describe('query engine', () => {
     for (const n of [1, 2, 1]) assert.deepEqual(await select(store, `SELECT ?s { ?s :p ?o FILTER(?o = ${n} + 0) }`), [`s=http://ex/${n === 1 ? 'a' : 'b'}`]);
   });
 
+  it('keeps the value of an expression of one variable while the variable repeats, but never a fresh one', async () => {
+    // Each solution repeats ?o three times in a row (VALUES ?k): a pure expression of ?o is the
+    // same for all three, and again right for the next ?o, in this query and the next.
+    const repeated = 'SELECT ?s ?k ?v { ?s :p ?o VALUES ?k { 1 2 3 } BIND(xsd:double(STR(?o)) * 2 AS ?v) } ORDER BY ?s ?k';
+    for (let query = 0; query < 2; query++) {
+      const rows = await select(store, `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ${repeated}`, true);
+      assert.deepEqual(
+        rows.map((row) => row.replace(/ k=\d/, '')),
+        [
+          's=http://ex/a v=2.0E0',
+          's=http://ex/a v=2.0E0',
+          's=http://ex/a v=2.0E0',
+          's=http://ex/b v=4.0E0',
+          's=http://ex/b v=4.0E0',
+          's=http://ex/b v=4.0E0',
+          's=http://ex/c v=6.0E0',
+          's=http://ex/c v=6.0E0',
+          's=http://ex/c v=6.0E0',
+        ],
+      );
+    }
+    // STRUUID(), RAND() and BNODE() give a new value at every call, whatever the variable holds.
+    for (const fresh of ['CONCAT(STR(?o), STRUUID())', '?o + RAND()', 'BNODE(STR(?o))']) {
+      const rows = await select(store, `SELECT ?k ?v { :a :p ?o VALUES ?k { 1 2 3 } BIND(${fresh} AS ?v) }`);
+      const values = rows.map((row) => row.split(' v=')[1]);
+      assert.equal(new Set(values).size, 3, `${fresh}: ${values.join(', ')}`);
+    }
+  });
+
   it('stops evaluation at the deadline', async () => {
     const slow = 'SELECT (COUNT(*) AS ?n) { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h }';
     await assert.rejects(async () => {

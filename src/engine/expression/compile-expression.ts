@@ -45,6 +45,32 @@ const booleanTerm = booleanLiteral;
 
 const UNBOUND_ERROR = new ExpressionError('unbound variable');
 
+/** Functions whose every call gives a new value (BNODE() is tracked on its own, as usesBnode). */
+const FRESH_PER_CALL: ReadonlySet<string> = new Set(['rand', 'uuid', 'struuid']);
+
+/**
+ * A pure expression of one variable, evaluated again only when the variable's ID changes: within
+ * one evaluation an ID names one term. Solutions often repeat a value in neighbouring rows (an
+ * offer's price on each of its product's types, issue 23's a03: `AVG(xsd:double(str(?price)))`
+ * over a million rows and two hundred thousand prices), and each evaluation may decode the term and
+ * build a new one. Errors are not kept: they are thrown again.
+ */
+function lastValueOf(evaluate: Evaluate, slot: number): Evaluate {
+  // The evaluation by its serial number: holding the context would keep its memos alive.
+  let lastEvaluation = -1;
+  let lastId = 0;
+  let lastResult: Term | undefined;
+  return (data, offset, ctx) => {
+    const id = data[offset + slot];
+    if (id === lastId && ctx.serial === lastEvaluation && lastResult !== undefined) return lastResult;
+    const result = evaluate(data, offset, ctx);
+    lastEvaluation = ctx.serial;
+    lastId = id;
+    lastResult = result;
+    return result;
+  };
+}
+
 /** The arithmetic operators (binary, and Traqula's unary forms). */
 export const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', 'uplus', 'uminus']);
 
@@ -52,6 +78,8 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
   const slots = new Set<number>();
   const subPlans: Operator[] = [];
   let usesBnode = false;
+  /** Whether the value is a function of the variables' terms (no RAND(), UUID(), STRUUID()). */
+  let pure = true;
 
   const compile = (expr: Algebra.Expression): Evaluate => {
     switch (expr.subType) {
@@ -217,11 +245,14 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
         return applyAll('bnode', expr.args.map(compile));
       }
       default:
+        if (FRESH_PER_CALL.has(op)) pure = false;
         return applyAll(op, expr.args.map(compile));
     }
   };
 
-  const evaluate = compile(expression);
+  const compiled = compile(expression);
+  const pureOfOneSlot = pure && !usesBnode && subPlans.length === 0 && slots.size === 1;
+  const evaluate = pureOfOneSlot ? lastValueOf(compiled, slots.values().next().value!) : compiled;
   return { evaluate, slots, usesBnode, subPlans };
 }
 

@@ -2,9 +2,10 @@
  * Solution modifiers: ORDER BY, DISTINCT / REDUCED, OFFSET / LIMIT, and projection. They see the
  * whole solution sequence, so the planner only pipelines them at the root of a (sub-)query.
  */
+import { IdTupleSet } from '../id-tuple-set.js';
 import { Batch, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../exec-context.js';
-import { RowBuffer, rowKey } from '../row-buffer.js';
+import { RowBuffer } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
 import { orderByCompare } from '../functions/index.js';
 import type { Term } from '../../rdf/index.js';
@@ -204,17 +205,23 @@ export class Distinct extends Operator {
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const width = ctx.width;
-    const seen = new Set<number | string>();
-    const slots = this.slots.length > 0 ? this.slots : [];
+    const slots = this.slots;
+    // No visible variable: every solution is the empty one, and the first stands for all.
+    let emptySeen = false;
+    const seen = new IdTupleSet(Math.max(1, slots.length));
+    let reserved = 0;
     const out = new BatchWriter(width);
     for (const batch of this.child.execute(input, ctx)) {
       for (let r = 0; r < batch.length; r++) {
-        const key = slots.length === 0 ? '' : slots.length === 1 ? batch.data[r * width + slots[0]] : rowKey(batch.data, r * width, slots);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        // A set entry; a key of several slots is a string of its own besides.
-        if ((seen.size & 1023) === 0) ctx.reserve(1024 * (typeof key === 'string' ? 48 + 2 * key.length : 48));
+        if (slots.length === 0) {
+          if (emptySeen) continue;
+          emptySeen = true;
+        } else if (!seen.add(batch.data, r * width, slots)) continue;
         out.target().appendCopy(batch, r);
+      }
+      if (seen.bytes > reserved) {
+        ctx.reserve(seen.bytes - reserved);
+        reserved = seen.bytes;
       }
       if (out.pending) {
         ctx.checkpoint();

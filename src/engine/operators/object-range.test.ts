@@ -275,3 +275,31 @@ describe('object range over every ordered kind: dates, dateTimes, times, strings
     });
   }
 });
+
+describe('object range: too many objects in range for the solutions at hand', () => {
+  let store: QuadStore;
+  // More subjects in range than a batch of solutions times what the range path may gather per
+  // solution: the range turns them down, and the hash join takes them (issue 23's a05).
+  const SUBJECTS = 20_000;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const triples: string[] = [];
+    // Subjects without a kind besides, so that the plan starts from the kind and looks up <v> for each.
+    for (let i = 0; i < SUBJECTS; i++) triples.push(`<${EX}r${i}> <${EX}kind> <${EX}thing> ; <${EX}v> ${i % 1000} .`, `<${EX}u${i}> <${EX}v> ${i % 1000} .`);
+    await runUpdate(store, `INSERT DATA { ${triples.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  it("joins them by hash and gives the plain path's answers", async () => {
+    const query = `SELECT ?s ?o WHERE { ?s <${EX}kind> <${EX}thing> . ?s <${EX}v> ?o FILTER(?o >= 10) }`;
+    const answers = await rows(store, query);
+    assert.equal(answers.length, SUBJECTS - 200);
+    assert.deepEqual(answers, await rows(store, query, false));
+    const explained = await explainQuery(store, query);
+    assert.ok(
+      operators(explained.plan).some((line) => line.includes('<http://example.org/v> ?o (hash join)')),
+      operators(explained.plan).join('\n'),
+    );
+  });
+});

@@ -13,7 +13,7 @@ import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';
-import { keyedQuadsFor, type KeyedQuads } from './keyed-quads.js';
+import { cachedKeyedQuads, keyedQuadsFor, type KeyedQuads } from './keyed-quads.js';
 import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -103,14 +103,19 @@ export class PatternScan extends Operator {
     for (const batch of input) {
       ctx.checkpoint();
       const data = batch.data;
+      // The range path first (it reads only the quads in range), then the hash table (all the
+      // constants' quads), which takes the solutions the range turns down as too many for it.
       const range = this.objectBounds.length > 0 ? this.objectRange(batch, ctx) : undefined;
-      const table = !range && this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
-      if (table) this.hashed = true;
+      const table = this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
-        if (table && table.joinRow(batch, row, out)) continue;
         if (range && range.joinRow(batch, row, out, ctx)) {
           this.ranged = true;
+          if (out.pending) yield* out.drainFull();
+          continue;
+        }
+        if (table && table.joinRow(batch, row, out)) {
+          this.hashed = true;
           if (out.pending) yield* out.drainFull();
           continue;
         }
@@ -182,6 +187,8 @@ export class PatternScan extends Operator {
     if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
     if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
     if (this.constantMatches <= batch.length * QUADS_PER_LOOKUP) return true;
+    // A table an earlier query built costs nothing to use.
+    if (this.tableInCache(batch, ctx)) return true;
     let memo = ctx.memo.get(this);
     if (!memo) {
       memo = new Map();
@@ -203,13 +210,30 @@ export class PatternScan extends Operator {
     }
     let table = tables.get(String(keyPos));
     if (!table) {
-      const g = this.graph.kind === 'id' ? (ctx.isNamedGraph(this.graph.id) ? this.graph.id : -1) : ctx.dataset.defaultGraphs[0];
+      const g = this.tableGraph(ctx);
       table = new HashedQuads(keyPos, this.binds, ctx.width);
-      const constants = [constantOf(this.s), constantOf(this.p), constantOf(this.o), g] as const;
-      if (g !== -1) table.use(keyedQuadsFor(ctx.reader, constants, keyPos, table.writePositions, ctx));
+      if (g !== -1) table.use(keyedQuadsFor(ctx.reader, this.tableConstants(g), keyPos, table.writePositions, ctx));
       tables.set(String(keyPos), table);
     }
     return table;
+  }
+
+  /** Whether the hash table for the position the batch binds was built by an earlier query. */
+  private tableInCache(batch: Batch, ctx: ExecContext): boolean {
+    const keyPos = this.keyPosition(batch, ctx.width);
+    const g = this.tableGraph(ctx);
+    if (keyPos < 0 || g === -1) return false;
+    const writePositions = this.binds.filter((b) => b.pos !== keyPos).map((b) => b.pos);
+    return cachedKeyedQuads(ctx.reader, this.tableConstants(g), keyPos, writePositions) !== undefined;
+  }
+
+  /** The graph whose quads a hash table holds, or -1 for a graph the dataset does not have. */
+  private tableGraph(ctx: ExecContext): number {
+    return this.graph.kind === 'id' ? (ctx.isNamedGraph(this.graph.id) ? this.graph.id : -1) : ctx.dataset.defaultGraphs[0];
+  }
+
+  private tableConstants(g: number): [TermId, TermId, TermId, TermId] {
+    return [constantOf(this.s), constantOf(this.p), constantOf(this.o), g];
   }
 
   /**
