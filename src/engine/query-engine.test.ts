@@ -163,6 +163,31 @@ describe('query engine', () => {
     }
   });
 
+  it('answers EXISTS of one pattern from its first match, in every way the pattern can be bound', async () => {
+    // Data: :a :p 1 ; :name "A"@en . :b :p 2 ; :q :a . :c :p 3 . GRAPH :g { :a :r :b }
+    const cases: [string, string[]][] = [
+      // The subject bound, the object open (several matches would be read by evaluating it).
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?s :q ?x } }', ['s=http://ex/b']],
+      ['SELECT ?s { ?s :p ?o FILTER NOT EXISTS { ?s :q ?x } }', ['s=http://ex/a', 's=http://ex/c']],
+      // Everything bound: one look-up.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?s :p 2 } }', ['s=http://ex/b']],
+      // The object bound from the solution.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?t :q ?s } }', ['s=http://ex/a']],
+      // A constant the store does not hold matches nothing.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?s :nowhere ?x } }', []],
+      ['SELECT ?s { ?s :p ?o FILTER NOT EXISTS { ?s :nowhere ?x } }', ['s=http://ex/a', 's=http://ex/b', 's=http://ex/c']],
+      // A repeated variable must match itself.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?x :q ?x } }', []],
+      // In a named graph: by a constant, by a variable left open, by one bound outside.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { GRAPH :g { ?s :r ?x } } }', ['s=http://ex/a']],
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { GRAPH ?g { ?x :r ?s } } }', ['s=http://ex/b']],
+      ['SELECT ?s ?g { GRAPH ?g { ?x :r ?y } ?s :p ?o FILTER EXISTS { GRAPH ?g { ?s :r ?z } } }', ['s=http://ex/a g=http://ex/g']],
+      // The default graph holds no :r.
+      ['SELECT ?s { ?s :p ?o FILTER EXISTS { ?s :r ?x } }', []],
+    ];
+    for (const [query, expected] of cases) assert.deepEqual(await select(store, query), expected, query);
+  });
+
   it('stops evaluation at the deadline', async () => {
     const slow = 'SELECT (COUNT(*) AS ?n) { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?t ?h }';
     await assert.rejects(async () => {

@@ -126,6 +126,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     const op = scope.planExists(expr.input);
     subPlans.push(op);
     const negate = expr.not;
+    if (op.anyMatch) return (data, offset, ctx) => booleanTerm(op.anyMatch!(data, offset, ctx) !== negate);
     return (data, offset, ctx) => {
       const seed = new Batch(ctx.width, 1);
       seed.appendRow(data, offset);

@@ -28,6 +28,13 @@ export abstract class Operator {
   children(): Operator[] {
     return [];
   }
+
+  /**
+   * Whether the operator has a solution compatible with the one at `data[offset]` (what EXISTS
+   * asks), for operators that can tell without evaluating; the others leave it undefined and are
+   * evaluated until their first solution.
+   */
+  anyMatch?(data: Float64Array, offset: number, ctx: ExecContext): boolean;
 }
 
 // The default lives on the prototype rather than in a field: a field initializer of the base class
