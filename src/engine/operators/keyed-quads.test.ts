@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyedQuads } from './keyed-quads.js';
 
-/** Where a key's matches start by binary search: what first() must give through its hash index too. */
+/** Where a key's matches start, by a plain search: what find() must give, by binary search or hash. */
 function searched(keys: Float64Array, key: number): number {
   let at = 0;
   while (at < keys.length && keys[at] < key) at++;
@@ -10,9 +10,9 @@ function searched(keys: Float64Array, key: number): number {
 }
 
 function matches(table: KeyedQuads, key: number): number[] {
-  const found: number[] = [];
-  for (let at = table.first(key); at < table.keys.length && table.keys[at] === key; at++) found.push(at);
-  return found;
+  const start = table.find(key);
+  if (start < 0) return [];
+  return Array.from({ length: table.found }, (_, i) => start + i);
 }
 
 describe('KeyedQuads', () => {

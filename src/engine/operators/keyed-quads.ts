@@ -9,17 +9,21 @@
  * cached, like the value-ordered indexes of numeric-objects.ts, within a bound on the quads held.
  */
 import { BoundedMap } from '../../bounded-map.js';
-import { IdHashIndex } from '../id-hash-index.js';
+import { idHash } from '../id-hash-index.js';
 import type { ExecContext } from '../exec-context.js';
 import type { StoreReader, TermId } from '../../store/index.js';
 
 export class KeyedQuads {
   /**
-   * Each key's first index, for tables large enough that a binary search misses the processor's
-   * caches at every step: on BSBM 10k's 200,000 offers, a probe cost 0.5-0.6 µs by binary search,
-   * about a fifth of that through the hash index (issue 23's a17 and a05).
+   * Each key's first index and number of quads, (key, start, count) side by side per bucket, for
+   * tables large enough that a binary search misses the processor's caches at every step: on BSBM
+   * 10k's 200,000 offers, a probe cost 0.5-0.6 µs by binary search; a bucket is one miss, and the
+   * key's values one more (issue 23's a17, a05, a11).
    */
-  private readonly firstOfKey?: IdHashIndex;
+  private readonly buckets?: Float64Array;
+  private readonly mask: number = 0;
+  /** How many quads the last find() found. */
+  found = 0;
 
   constructor(
     /** Key of each quad, ascending. */
@@ -31,8 +35,21 @@ export class KeyedQuads {
     if (keys.length < HASHED_FROM) return;
     let distinct = 0;
     for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) distinct++;
-    const index = (this.firstOfKey = new IdHashIndex(distinct));
-    for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) index.set(keys[i], i);
+    let capacity = 16;
+    while (capacity < distinct * 2) capacity *= 2;
+    const buckets = (this.buckets = new Float64Array(capacity * 3));
+    const mask = (this.mask = capacity - 1);
+    for (let start = 0; start < keys.length;) {
+      const key = keys[start];
+      let end = start + 1;
+      while (end < keys.length && keys[end] === key) end++;
+      let at = idHash(key) & mask;
+      while (buckets[at * 3] !== 0) at = (at + 1) & mask;
+      buckets[at * 3] = key;
+      buckets[at * 3 + 1] = start;
+      buckets[at * 3 + 2] = end - start;
+      start = end;
+    }
   }
 
   get size(): number {
@@ -41,14 +58,21 @@ export class KeyedQuads {
 
   /** The bytes of the hash index (the arrays are counted as they are read). */
   get indexBytes(): number {
-    return this.firstOfKey?.bytes ?? 0;
+    return this.buckets?.byteLength ?? 0;
   }
 
-  /** The first index of the key's matches, which run while keys[i] === key (none: keys[i] differs, or i is past the end). */
-  first(key: number): number {
-    if (this.firstOfKey) {
-      const at = this.firstOfKey.get(key);
-      return at < 0 ? this.keys.length : at;
+  /** The index of the key's first quad, -1 for none; `found` is then how many there are, in a row. */
+  find(key: number): number {
+    const buckets = this.buckets;
+    if (buckets) {
+      for (let at = idHash(key) & this.mask; ; at = (at + 1) & this.mask) {
+        const k = buckets[at * 3];
+        if (k === key) {
+          this.found = buckets[at * 3 + 2];
+          return buckets[at * 3 + 1];
+        }
+        if (k === 0) return -1;
+      }
     }
     const keys = this.keys;
     let lo = 0;
@@ -58,6 +82,10 @@ export class KeyedQuads {
       if (keys[mid] < key) lo = mid + 1;
       else hi = mid;
     }
+    if (lo === keys.length || keys[lo] !== key) return -1;
+    let end = lo + 1;
+    while (end < keys.length && keys[end] === key) end++;
+    this.found = end - lo;
     return lo;
   }
 }

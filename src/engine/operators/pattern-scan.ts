@@ -428,11 +428,12 @@ class HashedQuads {
     if (key === 0) return false;
     const table = this.table;
     if (!table) return true;
-    const keys = table.keys;
     const values = table.values;
     const writeSlots = this.writeSlots;
     const writes = writeSlots.length;
-    for (let at = table.first(key); at < keys.length && keys[at] === key; at++) {
+    const start = table.find(key);
+    const end = start + table.found;
+    for (let at = start; start >= 0 && at < end; at++) {
       const target = out.target();
       const r = target.appendCopy(batch, row);
       const t = target.data;
