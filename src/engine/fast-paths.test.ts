@@ -87,6 +87,23 @@ const QUERIES: Record<FastPathName, string[]> = {
     'SELECT (COUNT(DISTINCT ?none) AS ?n) { ?s :q ?o OPTIONAL { ?s :none ?none } }',
     'SELECT ?x (COUNT(?s) AS ?n) { ?s :v ?x } GROUP BY ?x HAVING (COUNT(?s) > 1)',
   ],
+  valueMemos: [
+    // The same ?o in neighbouring rows (every subject of one :q object), unbound values, errors.
+    'SELECT ?s ?r { ?s :q ?o . ?o :rank ?k BIND(?k * 2 + 1 AS ?r) }',
+    'SELECT ?o (AVG(xsd:double(STR(?k))) AS ?a) { ?s :q ?o . ?o :rank ?k } GROUP BY ?o',
+    'SELECT ?s ?l { ?s :f ?x BIND(STRLEN(STR(?x)) AS ?l) }',
+    'SELECT ?s { ?s :q ?o OPTIONAL { ?s :g ?g } FILTER(!BOUND(?g) || isIRI(?g)) }',
+    'SELECT ?s ?d { ?s :v ?v BIND(xsd:decimal(?v) AS ?d) }',
+    'SELECT ?s ?y { ?s :p ?n OPTIONAL { ?s :v ?v } BIND(-?v AS ?y) }',
+  ],
+  firstMatchExists: [
+    'SELECT ?s { ?s :q ?o FILTER EXISTS { ?s :g ?x } }',
+    'SELECT ?s { ?s :q ?o FILTER NOT EXISTS { ?s :v ?x } }',
+    'SELECT ?s { ?s :q ?o FILTER EXISTS { ?o :rank 9 } }',
+    'SELECT ?s { ?s :q ?o FILTER NOT EXISTS { ?t :q ?o . ?t :g :red } }',
+    'SELECT ?s { ?s :f ?x FILTER EXISTS { ?s :g ?x } }',
+    'SELECT ?s { ?s :q ?o FILTER EXISTS { ?s :nowhere ?x } }',
+  ],
 };
 
 /** How the plan shows a shortcut taken, for those explain shows. */

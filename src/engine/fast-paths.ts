@@ -23,11 +23,26 @@ export interface EngineFastPaths {
   idComparisons?: boolean;
   /** COUNT(?x) and COUNT(DISTINCT ?x) count IDs, decoding no term (operators/group.ts). */
   idCounts?: boolean;
+  /**
+   * A pure expression of one variable (and arithmetic of two) is evaluated again only when the
+   * variables' IDs change from one solution to the next (expression/compile-expression.ts).
+   */
+  valueMemos?: boolean;
+  /** EXISTS of one pattern answers from its first matching quad (PatternScan.anyMatch). */
+  firstMatchExists?: boolean;
 }
 
 export type FastPathName = keyof EngineFastPaths;
 
-export const FAST_PATH_NAMES: readonly FastPathName[] = ['hashJoins', 'objectRanges', 'equalityBinds', 'idComparisons', 'idCounts'];
+export const FAST_PATH_NAMES: readonly FastPathName[] = [
+  'hashJoins',
+  'objectRanges',
+  'equalityBinds',
+  'idComparisons',
+  'idCounts',
+  'valueMemos',
+  'firstMatchExists',
+];
 
 /** Where the switches are read: the optimizer on and the path not turned off. */
 export function fastPathOn(options: { optimize?: boolean; fastPaths?: EngineFastPaths }, name: FastPathName): boolean {

@@ -29,6 +29,10 @@ export interface ExpressionScope {
   planExists(pattern: Algebra.Operation): Operator;
   /** Shortcuts that compare IDs instead of terms (the optimizer's; off for differential testing). */
   compareIds?: boolean;
+  /** Whether values are kept while the variables' IDs repeat (lastValueOf, compileArithmetic). */
+  memoizeValues?: boolean;
+  /** Whether EXISTS of an operator that can tell (Operator.anyMatch) asks it instead of evaluating it. */
+  existsByFirstMatch?: boolean;
   /**
    * For a prepared plan (plan/prepared-plans.ts): a holder for a constant that each query of the
    * template sets to its own term before evaluation, or undefined for a constant of the template.
@@ -126,7 +130,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     const op = scope.planExists(expr.input);
     subPlans.push(op);
     const negate = expr.not;
-    if (op.anyMatch) return (data, offset, ctx) => booleanTerm(op.anyMatch!(data, offset, ctx) !== negate);
+    if (op.anyMatch && scope.existsByFirstMatch) return (data, offset, ctx) => booleanTerm(op.anyMatch!(data, offset, ctx) !== negate);
     return (data, offset, ctx) => {
       const seed = new Batch(ctx.width, 1);
       seed.appendRow(data, offset);
@@ -176,7 +180,8 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
    * one resource the query is about), and each evaluation builds a term with a lexical form.
    */
   const compileArithmetic = (op: string, expr: Algebra.OperatorExpression): Evaluate | undefined => {
-    if (!ARITHMETIC.has(op) || expr.args.length === 0 || expr.args.length > 2 || !expr.args.every((a) => a.subType === 'term')) return undefined;
+    if (!scope.memoizeValues || !ARITHMETIC.has(op) || expr.args.length === 0 || expr.args.length > 2 || !expr.args.every((a) => a.subType === 'term'))
+      return undefined;
     const terms = expr.args.map((a) => (a as Algebra.TermExpression).term);
     if (terms.some((t) => t.termType === 'BlankNode')) return undefined;
     const evaluate = applyAll(op, expr.args.map(compile));
@@ -252,7 +257,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
   };
 
   const compiled = compile(expression);
-  const pureOfOneSlot = pure && !usesBnode && subPlans.length === 0 && slots.size === 1;
+  const pureOfOneSlot = scope.memoizeValues === true && pure && !usesBnode && subPlans.length === 0 && slots.size === 1;
   const evaluate = pureOfOneSlot ? lastValueOf(compiled, slots.values().next().value!) : compiled;
   return { evaluate, slots, usesBnode, subPlans };
 }

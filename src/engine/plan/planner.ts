@@ -536,6 +536,8 @@ export class Planner {
     const parameters = this.parameters;
     const scope: ExpressionScope = {
       compareIds: this.ctx.fastPath('idComparisons'),
+      memoizeValues: this.ctx.fastPath('valueMemos'),
+      existsByFirstMatch: this.ctx.fastPath('firstMatchExists'),
       constantRef: parameters
         ? (term) => {
             const n = parameters.placeholder(term);
