@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { namedNode, literal } from '../rdf/terms.js';
-import { TermCache } from './term-cache.js';
+import { TERM_CACHE_SLOTS, TermCache } from './term-cache.js';
 
 describe('TermCache', () => {
   it('gives back the term kept for an ID, and nothing for an ID never kept', () => {
@@ -18,9 +18,9 @@ describe('TermCache', () => {
     const a = namedNode('http://ex/a');
     const b = literal('b');
     cache.set(5, a);
-    cache.set(5 + 2 ** 17, b);
+    cache.set(5 + TERM_CACHE_SLOTS, b);
     assert.equal(cache.get(5), undefined);
-    assert.equal(cache.get(5 + 2 ** 17), b);
+    assert.equal(cache.get(5 + TERM_CACHE_SLOTS), b);
     // IDs up to 2^32 - 1 are store IDs too.
     cache.set(2 ** 32 - 1, a);
     assert.equal(cache.get(2 ** 32 - 1), a);

@@ -14,14 +14,15 @@ import type { Term } from '../rdf/index.js';
 import type { TermId } from './quad-store.js';
 
 const SLOT_BITS = 18;
-const SLOTS = 1 << SLOT_BITS;
-const MASK = SLOTS - 1;
+/** How many terms the cache holds at most; IDs this far apart share a slot. */
+export const TERM_CACHE_SLOTS = 1 << SLOT_BITS;
+const MASK = TERM_CACHE_SLOTS - 1;
 /**
  * What a cache holds until its first term: every slot empty. Its tables are made on the first
  * `set`, so that opening a store for a one-shot `quiver query` does not fill a megabyte of slots
  * it may never use (some 5 ms), and `get` stays one comparison.
  */
-const NO_IDS = new Uint32Array(SLOTS);
+const NO_IDS = new Uint32Array(TERM_CACHE_SLOTS);
 const NO_TERMS: (Term | undefined)[] = [];
 
 export class TermCache {
@@ -50,7 +51,7 @@ export class TermCache {
   }
 
   private makeTables(): void {
-    this.ids = new Uint32Array(SLOTS);
-    this.terms = new Array<Term | undefined>(SLOTS).fill(undefined);
+    this.ids = new Uint32Array(TERM_CACHE_SLOTS);
+    this.terms = new Array<Term | undefined>(TERM_CACHE_SLOTS).fill(undefined);
   }
 }
