@@ -1,8 +1,8 @@
 /**
  * The quads matching a pattern's constants, ordered by one position (the key a hash join probes
- * with), in typed arrays: a key's matches are found by binary search. A Map of arrays per key cost
- * a query ~100 bytes and an allocation per quad to build, which for a large predicate (BSBM 10k's
- * 290,000 reviewFor quads) was most of the query.
+ * with), in typed arrays: a key's matches are found by binary search, or in large tables through a
+ * hash index. A Map of arrays per key cost a query ~100 bytes and an allocation per quad to build,
+ * which for a large predicate (BSBM 10k's 290,000 reviewFor quads) was most of the query.
  *
  * A table holds positions, not the query's slots, so it serves every query on the same store
  * content version (StoreReader.contentVersion) that scans the same constants by the same key: it is
@@ -131,7 +131,8 @@ export function buildKeyedQuads(quads: Iterable<ArrayLike<number>>, keyPos: numb
 /** Tables cached, at most, and the quads they may hold together (16 bytes and more each). */
 const CACHE_ENTRIES = 10_000;
 const CACHE_QUADS = 4_000_000;
-const cache = new BoundedMap<string, KeyedQuads>(CACHE_ENTRIES, { maxWeight: CACHE_QUADS, weigh: (_key, table) => table.size });
+// A table's hash index weighs as the quads whose 16 bytes it takes.
+const cache = new BoundedMap<string, KeyedQuads>(CACHE_ENTRIES, { maxWeight: CACHE_QUADS, weigh: (_key, table) => table.size + table.indexBytes / 16 });
 
 /**
  * The table for constants (s, p, o, g) keyed by keyPos, from the cache or built (and cached where

@@ -287,7 +287,6 @@ export class PatternScan extends Operator {
     return width > 0 ? keyPos : -1;
   }
 
-  /** Whether subject, predicate, object and graph are all known for this solution. */
   /**
    * EXISTS of one pattern: the first matching quad answers (execute would read them all into a
    * batch: FILTER NOT EXISTS { ?review :reviewFor ?product } read every review of every product,
@@ -311,6 +310,7 @@ export class PatternScan extends Operator {
     return false;
   }
 
+  /** Whether subject, predicate, object and graph are all known for this solution. */
   private fullyBound(key: number[], g: number, data: Float64Array, offset: number): boolean {
     if (key[0] === 0 || key[1] === 0 || key[2] === 0 || g === 0) return false;
     return this.graph.kind !== 'slot' || data[offset + this.graph.slot] !== 0;
