@@ -67,8 +67,10 @@ await build({
 });
 /**
  * lmdb finds its native module from the directory of its own file (`__filename`), which in a bundle
- * is the bundle's; its ES build (from `import.meta.url`) even more so, so the CommonJS one is taken. This points it at the installed package instead, resolved as `require('lmdb')`
- * would resolve it from the bundle's place. The build fails if lmdb's code no longer has the line.
+ * is the bundle's (its ES build reads `import.meta.url`, which a CommonJS bundle lacks: the
+ * CommonJS build is taken). This points it at the installed package instead, resolved as
+ * `require('lmdb')` would resolve it from the bundle's place. The build fails if lmdb's code no
+ * longer has the line.
  */
 function lmdbFindsItsNativeModule() {
   const OWN_DIRECTORY = /^let dirName = .*__filename.*$/m;
