@@ -29,7 +29,7 @@ export interface ExpressionScope {
   planExists(pattern: Algebra.Operation): Operator;
   /** Shortcuts that compare IDs instead of terms (the optimizer's; off for differential testing). */
   compareIds?: boolean;
-  /** Whether values are kept while the variables' IDs repeat (lastValueOf, compileArithmetic). */
+  /** Whether values are kept while the variables' IDs repeat (lastValueOf). */
   memoizeValues?: boolean;
   /** Whether EXISTS of an operator that can tell (Operator.anyMatch) asks it instead of evaluating it. */
   existsByFirstMatch?: boolean;
@@ -53,23 +53,27 @@ const UNBOUND_ERROR = new ExpressionError('unbound variable');
 const FRESH_PER_CALL: ReadonlySet<string> = new Set(['rand', 'uuid', 'struuid']);
 
 /**
- * A pure expression of one variable, evaluated again only when the variable's ID changes: within
- * one evaluation an ID names one term. Solutions often repeat a value in neighbouring rows (an
- * offer's price on each of its product's types, issue 23's a03: `AVG(xsd:double(str(?price)))`
- * over a million rows and two hundred thousand prices), and each evaluation may decode the term and
- * build a new one. Errors are not kept: they are thrown again.
+ * A pure expression of one or two variables (slot -1: none), evaluated again only when the
+ * variables' IDs change: within one evaluation an ID names one term. Solutions often repeat a value
+ * in neighbouring rows (a value of the one resource a query is about, as in BSBM Q5's
+ * `?origProperty1 + 120`; an offer's price on each of its product's types, issue 23's a03:
+ * `AVG(xsd:double(str(?price)))` over a million rows and two hundred thousand prices), and each
+ * evaluation may decode a term and build a new one. Errors are not kept: they are thrown again.
  */
-function lastValueOf(evaluate: Evaluate, slot: number): Evaluate {
+function lastValueOf(evaluate: Evaluate, slotA: number, slotB = -1): Evaluate {
   // The evaluation by its serial number: holding the context would keep its memos alive.
   let lastEvaluation = -1;
-  let lastId = 0;
+  let lastA = 0;
+  let lastB = 0;
   let lastResult: Term | undefined;
   return (data, offset, ctx) => {
-    const id = data[offset + slot];
-    if (id === lastId && ctx.serial === lastEvaluation && lastResult !== undefined) return lastResult;
+    const a = slotA >= 0 ? data[offset + slotA] : 0;
+    const b = slotB >= 0 ? data[offset + slotB] : 0;
+    if (a === lastA && b === lastB && ctx.serial === lastEvaluation && lastResult !== undefined) return lastResult;
     const result = evaluate(data, offset, ctx);
     lastEvaluation = ctx.serial;
-    lastId = id;
+    lastA = a;
+    lastB = b;
     lastResult = result;
     return result;
   };
@@ -159,7 +163,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     slots.add(slot);
     const negated = op === '!=';
     const ref = scope.constantRef?.(iri) ?? { term: iri };
-    // The evaluation by its serial number, as in compileArithmetic: a kept plan must not hold its last context.
+    // The evaluation by its serial number, as in lastValueOf: a kept plan must not hold its last context.
     let idEvaluation = -1;
     let iriId = 0;
     return (data, offset, ctx) => {
@@ -173,37 +177,20 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
     };
   };
 
-  /**
-   * Arithmetic over variables and constants, e.g. BSBM Q5's `?origProperty1 + 120`, is evaluated
-   * again only when its variables' IDs change: within one evaluation an ID names one term, and the
-   * operators are pure. Across the rows of a query such operands are often the same (a value of the
-   * one resource the query is about), and each evaluation builds a term with a lexical form.
-   */
+  /** Values kept by lastValueOf below the root: the root is not wrapped a second time. */
+  const kept = new Set<Evaluate>();
+
+  /** Arithmetic over variables and constants, its value kept while its variables' IDs repeat (lastValueOf). */
   const compileArithmetic = (op: string, expr: Algebra.OperatorExpression): Evaluate | undefined => {
     if (!scope.memoizeValues || !ARITHMETIC.has(op) || expr.args.length === 0 || expr.args.length > 2 || !expr.args.every((a) => a.subType === 'term'))
       return undefined;
     const terms = expr.args.map((a) => (a as Algebra.TermExpression).term);
     if (terms.some((t) => t.termType === 'BlankNode')) return undefined;
-    const evaluate = applyAll(op, expr.args.map(compile));
     const slotA = terms[0].termType === 'Variable' ? scope.slotOf(terms[0].value) : -1;
     const slotB = terms.length > 1 && terms[1].termType === 'Variable' ? scope.slotOf(terms[1].value) : -1;
-    // The evaluation by its serial number: holding the context would keep its memos alive.
-    let lastEvaluation = -1;
-    let lastA = 0;
-    let lastB = 0;
-    let lastResult: Term | undefined;
-    return (data, offset, ctx) => {
-      const a = slotA >= 0 ? data[offset + slotA] : 0;
-      const b = slotB >= 0 ? data[offset + slotB] : 0;
-      if (ctx.serial === lastEvaluation && a === lastA && b === lastB && lastResult !== undefined) return lastResult;
-      // Errors (an unbound variable, a non-number) are not kept: they are thrown again.
-      const result = evaluate(data, offset, ctx);
-      lastEvaluation = ctx.serial;
-      lastA = a;
-      lastB = b;
-      lastResult = result;
-      return result;
-    };
+    const evaluate = lastValueOf(applyAll(op, expr.args.map(compile)), slotA, slotB);
+    kept.add(evaluate);
+    return evaluate;
   };
 
   const compileOperator = (expr: Algebra.OperatorExpression): Evaluate => {
@@ -258,7 +245,7 @@ export function compileExpression(expression: Algebra.Expression, scope: Express
 
   const compiled = compile(expression);
   const pureOfOneSlot = scope.memoizeValues === true && pure && !usesBnode && subPlans.length === 0 && slots.size === 1;
-  const evaluate = pureOfOneSlot ? lastValueOf(compiled, slots.values().next().value!) : compiled;
+  const evaluate = pureOfOneSlot && !kept.has(compiled) ? lastValueOf(compiled, slots.values().next().value!) : compiled;
   return { evaluate, slots, usesBnode, subPlans };
 }
 

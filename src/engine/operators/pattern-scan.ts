@@ -187,8 +187,8 @@ export class PatternScan extends Operator {
     if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
     if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
     if (this.constantMatches <= batch.length * QUADS_PER_LOOKUP) return true;
-    // A table an earlier query built costs nothing to use.
-    if (this.tableInCache(batch, ctx)) return true;
+    // A table this evaluation or an earlier query built costs nothing to use.
+    if (this.tableAtHand(batch, ctx)) return true;
     let memo = ctx.memo.get(this);
     if (!memo) {
       memo = new Map();
@@ -218,11 +218,12 @@ export class PatternScan extends Operator {
     return table;
   }
 
-  /** Whether the hash table for the position the batch binds was built by an earlier query. */
-  private tableInCache(batch: Batch, ctx: ExecContext): boolean {
+  /** Whether the hash table for the position the batch binds was built already, in this evaluation or by an earlier query. */
+  private tableAtHand(batch: Batch, ctx: ExecContext): boolean {
     const keyPos = this.keyPosition(batch, ctx.width);
     const g = this.tableGraph(ctx);
     if (keyPos < 0 || g === -1) return false;
+    if ((ctx.memo.get(this) as Map<string, unknown> | undefined)?.has(String(keyPos))) return true;
     const writePositions = this.binds.filter((b) => b.pos !== keyPos).map((b) => b.pos);
     return cachedKeyedQuads(ctx.reader, this.tableConstants(g), keyPos, writePositions) !== undefined;
   }
