@@ -6,11 +6,11 @@
  * limit) stops the reading.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
 import { defaultGraph, factory, type Quad, type Term } from '../rdf/index.js';
 import { documentBlankPrefix } from './document-blank-nodes.js';
 import { NQuadsReader, RdfTermBuilder, type StatementSink } from './nquads-reader.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
+import { gunzipped } from './gzip-input.js';
 
 export interface NQuadsBatchOptions {
   /** The graph of statements that name none (default: the default graph). */
@@ -104,7 +104,6 @@ function* stringSlices(text: string): Generator<string> {
  * only the decompressor it made.
  */
 async function* chunksOf(input: NodeJS.ReadableStream, gzip: boolean): AsyncGenerator<Buffer | string> {
-  const source: NodeJS.ReadableStream = gzip ? input.pipe(createGunzip()) : input;
   let failure: Error | undefined;
   let ended = false;
   let wake: (() => void) | undefined;
@@ -117,13 +116,12 @@ async function* chunksOf(input: NodeJS.ReadableStream, gzip: boolean): AsyncGene
     failure ??= error;
     notify();
   };
-  const onDecompressError = (error: Error): void => onInputError(new RdfSyntaxError(`cannot decompress: ${error.message}`));
   const onEnd = (): void => {
     ended = true;
     notify();
   };
+  const source = gzip ? gunzipped(input, onInputError) : input;
   input.on('error', onInputError);
-  if (source !== input) source.on('error', onDecompressError);
   source.on('readable', notify);
   source.on('end', onEnd);
   try {

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { ProtocolError, SparqlSyntaxError } from '../errors.js';
 import { termKey } from '../rdf/terms.js';
 import { parseRdf } from './rdf-parser.js';
+import { PARSEABLE_RDF_FORMATS } from './format-table.js';
 import { collect, ex } from './test-fixtures.js';
 
 const TURTLE = '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c, ex:d .\nex:a ex:e "x"@en .\n';
@@ -74,6 +75,17 @@ describe('parseRdf', () => {
   it('decompresses gzip streams', async () => {
     const quads = await collect(parseRdf(Readable.from([gzipSync(TURTLE)]), 'turtle', { gzip: true }));
     assert.equal(quads.length, 3);
+  });
+
+  it('refuses a corrupt gzip stream in every format as a syntax error', async () => {
+    const corrupt = gzipSync(TURTLE);
+    corrupt.fill(0x55, 12, 40);
+    for (const format of PARSEABLE_RDF_FORMATS) {
+      for (const body of [corrupt, Buffer.from('not gzip at all')]) {
+        const error = await rejection(collect(parseRdf(Readable.from([body]), format, { gzip: true })));
+        assert.match(error.message, /cannot decompress/, format);
+      }
+    }
   });
 
   it('keeps blank nodes of different JSON-LD / RDF/XML documents apart', async () => {

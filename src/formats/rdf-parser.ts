@@ -9,7 +9,6 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError } from '../errors.js';
 import { factory, type Quad, type Term } from '../rdf/index.js';
@@ -17,6 +16,7 @@ import { parseableRdfFormat } from './format-table.js';
 import { readNQuadsBatches } from './nquads-batches.js';
 import type { ParseableRdfFormat } from './serializer.js';
 import { RdfSyntaxError } from './rdf-syntax-error.js';
+import { gunzipped } from './gzip-input.js';
 import type { ParserSetup } from './rdf-parser-setup.js';
 
 /** What N3.js's lexer needs to check IRIs (rdf-parser-setup.ts), typed without N3's own types so
@@ -139,9 +139,8 @@ function readBatches(input: NodeJS.ReadableStream | string, setUp: () => Promise
       if (typeof input === 'string') {
         source = Readable.from(stringSlices(input), { objectMode: false });
       } else {
-        source = options.gzip ? input.pipe(createGunzip()) : input;
+        source = options.gzip ? gunzipped(input, fail) : input;
         input.on('error', fail);
-        if (source !== input) source.on('error', (error: Error) => fail(new RdfSyntaxError(`cannot decompress: ${error.message}`)));
       }
       source.pipe(entry);
 
