@@ -53,6 +53,18 @@ async function postEveryFormat(origin: string): Promise<void> {
   }
 }
 
+/** Runs `write` against a server on the store, then against another server started on it after the first stopped. */
+async function beforeAndAfterRestart(serverArgs: string[], write: (origin: string) => Promise<void>): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    const server = await startServerProcess(serverArgs);
+    try {
+      await write(server.origin);
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
 describe('blank nodes written by two processes', { timeout: 120_000 }, () => {
   let dir: string;
   before(() => {
@@ -62,14 +74,7 @@ describe('blank nodes written by two processes', { timeout: 120_000 }, () => {
 
   it('a Graph Store POST of every format, before and after a restart: two nodes each', async () => {
     const store = join(dir, 'gsp');
-    for (let round = 0; round < 2; round++) {
-      const server = await startServerProcess(['--store', store]);
-      try {
-        await postEveryFormat(server.origin);
-      } finally {
-        await server.stop();
-      }
-    }
+    await beforeAndAfterRestart(['--store', store], postEveryFormat);
     const counts = await subjectsPerPredicate(store);
     for (const { format } of DOCUMENTS) assert.equal(counts[format], 2, `${format}: ${JSON.stringify(counts)}`);
   });
@@ -94,19 +99,14 @@ describe('blank nodes written by two processes', { timeout: 120_000 }, () => {
       writeFileSync(file, text);
       return `LOAD <${pathToFileURL(file).href}>`;
     }).join(' ;\n');
-    for (let round = 0; round < 2; round++) {
-      const server = await startServerProcess(['--store', store, '--load-dir', documents]);
-      try {
-        const response = await fetch(`${server.origin}/sparql/update`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sparql-update' },
-          body: loads,
-        });
-        assert.equal(response.status, 200, await response.text());
-      } finally {
-        await server.stop();
-      }
-    }
+    await beforeAndAfterRestart(['--store', store, '--load-dir', documents], async (origin) => {
+      const response = await fetch(`${origin}/sparql/update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-update' },
+        body: loads,
+      });
+      assert.equal(response.status, 200, await response.text());
+    });
     const counts = await subjectsPerPredicate(store);
     for (const { format } of DOCUMENTS) assert.equal(counts[format], 2, `${format}: ${JSON.stringify(counts)}`);
   });
