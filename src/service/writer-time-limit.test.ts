@@ -5,8 +5,9 @@
  *
  * That the stop happens inside the write phase, not only at the WHERE clause's checkpoints, is
  * shown with a watched writer in engine/update/update-time-limit.test.ts; here the writes are simply
- * far longer than the limit (tens or hundreds of thousands of quads) while what comes before them is
- * short.
+ * long (tens or hundreds of thousands of quads) while what comes before them is short. Each limit is
+ * half of what its operation takes without one on this machine, timed in a scratch store first, so
+ * the stop falls inside the writes however fast or slow the machine is.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,10 +38,6 @@ const DOCUMENT_TRIPLES = 100_000;
  * remove: the WHERE clause takes about a quarter of the update's time.
  */
 const GRID = 260;
-const LIMIT_MS = 1200;
-/** LOAD and PUT parse their document before they write: about a quarter of their time for N-Triples. */
-const DOCUMENT_LIMIT_MS = 2000;
-const DELETE_LIMIT_MS = 700;
 /** How long after its limit a stopped update may take to report back (checks, abort, a loaded machine). */
 const STOP_SLACK_MS = 2500;
 
@@ -49,7 +46,7 @@ interface Contents {
   terms: number;
 }
 
-/** A LocalService over a store the bulk loader filled with `quads` (N-Quads), and files for LOAD. */
+/** A LocalService over a store the bulk loader filled with `quads` (N-Quads), and a document for LOAD. */
 class Fixture {
   service!: LocalService;
   initial!: Contents;
@@ -58,6 +55,7 @@ class Fixture {
   static async start(quads: string): Promise<Fixture> {
     const fixture = new Fixture(await mkdtemp(join(tmpdir(), 'quiver-writer-limit-')));
     await mkdir(fixture.files);
+    await writeFile(fixture.document, numberTriples(DOCUMENT_TRIPLES));
     const data = join(fixture.dir, 'data.nq');
     await writeFile(data, quads);
     await bulkLoad(fixture.store, data);
@@ -72,6 +70,11 @@ class Fixture {
 
   get files(): string {
     return join(this.dir, 'files');
+  }
+
+  /** The N-Triples document that LOAD and a Graph Store PUT read. */
+  get document(): string {
+    return join(this.files, 'numbers.nt');
   }
 
   /**
@@ -92,63 +95,71 @@ class Fixture {
   }
 }
 
+/** The writes each test stops, as functions of the service and a limit (none: run to the end). */
+const writes = {
+  crossInsert: (service: LocalService, timeoutMs?: number) => service.update({ update: PREFIX + CROSS_INSERT, timeoutMs }),
+  load: (service: LocalService, file: string, timeoutMs?: number) => service.update({ update: `LOAD <file://${file}> INTO GRAPH <${EX}loaded>`, timeoutMs }),
+  put: async (service: LocalService, file: string, timeoutMs?: number) =>
+    service.putGraph(`${EX}kept`, { text: await readFile(file, 'utf8'), contentType: 'application/n-triples', baseIri: EX }, { timeoutMs }),
+  deleteGrid: (service: LocalService, timeoutMs?: number) => service.update({ update: `${PREFIX} DELETE WHERE { GRAPH :grid { ?s :n ?o } }`, timeoutMs }),
+};
+
 describe('LocalService: an update past its time limit while it writes', () => {
   let fixture: Fixture;
   let service: LocalService;
-  let documentFile: string;
+  /** Half of what each write takes without a limit. */
+  const limit = { insert: 0, load: 0, put: 0 };
 
   before(async () => {
+    limit.insert = await halfTime(baseQuads(), (scratch) => writes.crossInsert(scratch.service));
+    limit.load = await halfTime(baseQuads(), (scratch) => writes.load(scratch.service, scratch.document));
+    limit.put = await halfTime(baseQuads(), (scratch) => writes.put(scratch.service, scratch.document));
     fixture = await Fixture.start(baseQuads());
     service = fixture.service;
     assert.equal(fixture.initial.quads, SIDE + KEPT);
-    documentFile = join(fixture.files, 'numbers.nt');
-    await writeFile(documentFile, numberTriples(DOCUMENT_TRIPLES));
   });
   after(() => fixture?.close());
 
   test('INSERT … WHERE of 360,000 quads', async () => {
-    await stoppedInTime(service.update({ update: PREFIX + CROSS_INSERT, timeoutMs: LIMIT_MS }), TimeoutError);
+    await stoppedInTime(writes.crossInsert(service, limit.insert), TimeoutError, limit.insert);
     assert.equal(await ask(service, 'ASK { GRAPH :pairs { ?a ?p ?b } }'), false);
     await fixture.unchanged();
   });
 
   test('two operations, the second past the limit: the first is undone too', async () => {
     const update = `${PREFIX} INSERT DATA { :kept3 :p :o } ; ${CROSS_INSERT}`;
-    await stoppedInTime(service.update({ update, timeoutMs: LIMIT_MS }), TimeoutError);
+    await stoppedInTime(service.update({ update, timeoutMs: limit.insert }), TimeoutError, limit.insert);
     assert.equal(await ask(service, 'ASK { :kept3 :p :o }'), false);
     await fixture.unchanged();
   });
 
   test('LOAD of 100,000 triples into a new graph', async () => {
-    const update = `LOAD <file://${documentFile}> INTO GRAPH <${EX}loaded>`;
-    await stoppedInTime(service.update({ update, timeoutMs: DOCUMENT_LIMIT_MS }), TimeoutError, DOCUMENT_LIMIT_MS);
+    await stoppedInTime(writes.load(service, fixture.document, limit.load), TimeoutError, limit.load);
     await fixture.unchanged();
   });
 
   test('a Graph Store PUT of 100,000 triples over an existing graph', async () => {
-    const text = await readFile(documentFile, 'utf8');
-    const put = service.putGraph(`${EX}kept`, { text, contentType: 'application/n-triples', baseIri: EX }, { timeoutMs: DOCUMENT_LIMIT_MS });
-    await stoppedInTime(put, TimeoutError, DOCUMENT_LIMIT_MS);
+    await stoppedInTime(writes.put(service, fixture.document, limit.put), TimeoutError, limit.put);
     assert.equal(await ask(service, `ASK { GRAPH :kept { :kept${KEPT - 1} :p :o } }`), true);
     await fixture.unchanged();
   });
 
   test('an update whose client goes away while it writes is stopped and rolled back too', async () => {
     const client = new AbortController();
-    setTimeout(() => client.abort(), LIMIT_MS);
-    await stoppedInTime(service.update({ update: PREFIX + CROSS_INSERT, signal: client.signal }), CancelledError);
+    setTimeout(() => client.abort(), limit.insert);
+    await stoppedInTime(service.update({ update: PREFIX + CROSS_INSERT, signal: client.signal }), CancelledError, limit.insert);
     await fixture.unchanged();
   });
 
   test('the limit counts from arrival: an update queued behind one that overruns runs once the writer is freed', async () => {
     const started = performance.now();
-    const overrun = service.update({ update: PREFIX + CROSS_INSERT, timeoutMs: LIMIT_MS });
+    const overrun = writes.crossInsert(service, limit.insert);
     // Arrived while the writer was busy, with time to spare after the overrunning update's stop.
-    const patient = service.update({ update: `${PREFIX} INSERT DATA { :kept1 :p :o }`, timeoutMs: LIMIT_MS + STOP_SLACK_MS });
+    const patient = service.update({ update: `${PREFIX} INSERT DATA { :kept1 :p :o }`, timeoutMs: limit.insert + STOP_SLACK_MS });
     // Its limit passes while it waits: it never reaches the store.
-    const hasty = service.update({ update: `${PREFIX} INSERT DATA { :kept2 :p :o }`, timeoutMs: LIMIT_MS / 4 });
+    const hasty = service.update({ update: `${PREFIX} INSERT DATA { :kept2 :p :o }`, timeoutMs: limit.insert / 4 });
     await assert.rejects(hasty, TimeoutError);
-    assert.ok(performance.now() - started < LIMIT_MS, 'the queued update waited past its own limit');
+    assert.ok(performance.now() - started < limit.insert, 'the queued update waited past its own limit');
     await assert.rejects(overrun, TimeoutError);
     await patient;
     assert.equal(await ask(service, 'ASK { :kept1 :p :o }'), true);
@@ -160,22 +171,38 @@ describe('LocalService: an update past its time limit while it writes', () => {
 
 describe('LocalService: a DELETE past its time limit while it writes', () => {
   let fixture: Fixture;
+  let deleteLimit = 0;
 
   before(async () => {
+    deleteLimit = await halfTime(baseQuads() + gridQuads(), (scratch) => writes.deleteGrid(scratch.service));
     fixture = await Fixture.start(baseQuads() + gridQuads());
     assert.equal(fixture.initial.quads, SIDE + KEPT + GRID * GRID);
   });
   after(() => fixture?.close());
 
   test('DELETE WHERE of 67,600 quads', async () => {
-    const run = fixture.service.update({ update: `${PREFIX} DELETE WHERE { GRAPH :grid { ?s :n ?o } }`, timeoutMs: DELETE_LIMIT_MS });
-    await stoppedInTime(run, TimeoutError, DELETE_LIMIT_MS);
+    await stoppedInTime(writes.deleteGrid(fixture.service, deleteLimit), TimeoutError, deleteLimit);
     await fixture.unchanged();
   });
 });
 
+/**
+ * Half of what `write` takes without a limit in a store like the test's, with the document for LOAD
+ * and PUT at hand: a limit that stops the same write inside its writes.
+ */
+async function halfTime(quads: string, write: (scratch: Fixture) => Promise<unknown>): Promise<number> {
+  const scratch = await Fixture.start(quads);
+  try {
+    const started = performance.now();
+    await write(scratch);
+    return (performance.now() - started) / 2;
+  } finally {
+    await scratch.close();
+  }
+}
+
 /** Rejects with `error` by the end of its limit and a little more. */
-async function stoppedInTime(run: Promise<unknown>, error: new () => Error, limitMs = LIMIT_MS): Promise<void> {
+async function stoppedInTime(run: Promise<unknown>, error: new () => Error, limitMs: number): Promise<void> {
   const started = performance.now();
   await assert.rejects(run, error);
   const took = performance.now() - started;
