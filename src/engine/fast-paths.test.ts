@@ -104,6 +104,16 @@ const QUERIES: Record<FastPathName, string[]> = {
     'SELECT ?s { ?s :f ?x FILTER EXISTS { ?s :g ?x } }',
     'SELECT ?s { ?s :q ?o FILTER EXISTS { ?s :nowhere ?x } }',
   ],
+  orderedProbes: [
+    // Probes in subject order: every key present, keys missing between, each key repeated.
+    'SELECT * { ?s :p ?n . ?s :q ?o }',
+    'SELECT * { ?s :p ?n . ?s :g ?x }',
+    'SELECT * { ?s :f ?x . ?s :v ?v }',
+    // Out of order: objects in subject order, and subjects in object order.
+    'SELECT * { ?s :q ?o . ?o :name ?l }',
+    'SELECT * { ?s :p 3 . ?t :v ?s }',
+    'SELECT ?s ?n ?r { ?s :p ?n . ?s :q ?o . ?o :rank ?r . ?s :f ?x }',
+  ],
 };
 
 /** How the plan shows a shortcut taken, for those explain shows. */

@@ -30,6 +30,8 @@ export interface EngineFastPaths {
   valueMemos?: boolean;
   /** EXISTS of one pattern answers from its first matching quad (PatternScan.anyMatch). */
   firstMatchExists?: boolean;
+  /** A hash join's probes in key order follow a cursor through the table instead of hashing (keyed-quads.ts). */
+  orderedProbes?: boolean;
 }
 
 export type FastPathName = keyof EngineFastPaths;
@@ -42,6 +44,7 @@ export const FAST_PATH_NAMES: readonly FastPathName[] = [
   'idCounts',
   'valueMemos',
   'firstMatchExists',
+  'orderedProbes',
 ];
 
 /** Where the switches are read: the optimizer on and the path not turned off. */

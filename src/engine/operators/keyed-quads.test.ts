@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyedQuads } from './keyed-quads.js';
+import { KeyedQuads, OrderedProbes } from './keyed-quads.js';
 
 /** Where a key's matches start, by a plain search: what find() must give, by binary search or hash. */
 function searched(keys: Float64Array, key: number): number {
@@ -29,6 +29,44 @@ describe('KeyedQuads', () => {
         );
       }
       for (const absent of [0, 2, keys[size - 1] + 1, 2 ** 40]) assert.deepEqual(matches(table, absent), []);
+    });
+  }
+});
+
+describe('OrderedProbes', () => {
+  /** Probe sequences: in key order (with repeats and absent keys), reversed, shuffled, mixed. */
+  function sequences(keys: Float64Array): Record<string, number[]> {
+    const max = keys[keys.length - 1];
+    const ascending = Array.from({ length: max + 3 }, (_, k) => k);
+    const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const next = random(7);
+    const shuffled = ascending
+      .map((k) => [next(), k])
+      .sort((a, b) => a[0] - b[0])
+      .map(([, k]) => k);
+    return {
+      ascending,
+      'each key twice': ascending.flatMap((k) => [k, k]),
+      'every fifth key': ascending.filter((k) => k % 5 === 0),
+      descending: [...ascending].reverse(),
+      shuffled,
+      'ascending, then shuffled, then ascending': [...ascending, ...shuffled, ...ascending],
+      'runs of ascending keys': ascending.map((k) => (k % 100) * 50 + Math.floor(k / 100)),
+    };
+  }
+
+  for (const size of [10, 5000]) {
+    it(`finds what the table finds, whatever the order of the probes (${size} quads)`, () => {
+      const keys = Float64Array.from({ length: size }, (_, i) => 2 * Math.floor(i / 3) + 1);
+      const table = new KeyedQuads(keys, new Float64Array(size), 1);
+      for (const [name, probes] of Object.entries(sequences(keys))) {
+        const ordered = new OrderedProbes(table);
+        for (const key of probes) {
+          const start = ordered.find(key);
+          const got = start < 0 ? [] : Array.from({ length: table.found }, (_, i) => start + i);
+          assert.deepEqual(got, matches(table, key), `${name}: key ${key}`);
+        }
+      }
     });
   }
 });

@@ -83,12 +83,90 @@ export class KeyedQuads {
       else hi = mid;
     }
     if (lo === keys.length || keys[lo] !== key) return -1;
-    let end = lo + 1;
+    return this.runFrom(lo);
+  }
+
+  /** The index `start` (of a key's first quad), with `found` set to the count of the key's quads. */
+  runFrom(start: number): number {
+    const keys = this.keys;
+    const key = keys[start];
+    let end = start + 1;
     while (end < keys.length && keys[end] === key) end++;
-    this.found = end - lo;
-    return lo;
+    this.found = end - start;
+    return start;
   }
 }
+
+/**
+ * One scan's probes into a table, for probes that come in key order: a scan of an index by the
+ * same key feeds them so (a star join on subjects over the PSO index). The next key is then at the
+ * cursor, just past the last key found, or a few quads on, in memory just read, where a hash probe
+ * misses the processor's caches twice (issue 23's a05, a09: 0.2 → 0.1 µs a probe). Out of order,
+ * trying the cursor costs a miss of its own, so after a miss it is tried again only after a number
+ * of probes that doubles while it keeps missing.
+ */
+export class OrderedProbes {
+  /** Where the quads after the last key found start. */
+  private cursor = 0;
+  /** Where the last key found starts, -1 if unknown. */
+  private lastStart = -1;
+  /** Probes left before the cursor is tried again. */
+  private skip = 0;
+  /** The probes it is skipped for after its next miss. */
+  private skipAfterMiss = 1;
+
+  constructor(private readonly table: KeyedQuads) {}
+
+  /** As KeyedQuads.find. */
+  find(key: number): number {
+    const table = this.table;
+    if (this.skip > 0) this.skip--;
+    else {
+      const next = this.nextInOrder(key);
+      if (next !== NOT_IN_ORDER) {
+        this.skipAfterMiss = 1;
+        if (next >= 0) this.cursor = next + table.found;
+        return next;
+      }
+      this.skip = this.skipAfterMiss;
+      this.skipAfterMiss = Math.min(this.skipAfterMiss * 2, MAX_SKIP);
+    }
+    const start = table.find(key);
+    if (start >= 0) {
+      this.lastStart = start;
+      this.cursor = start + table.found;
+    }
+    return start;
+  }
+
+  /**
+   * The key's first index if it is at the cursor or a few quads past it; -1 if it falls between the
+   * last key found and those, so that no quad has it; else NOT_IN_ORDER.
+   */
+  private nextInOrder(key: number): number {
+    const table = this.table;
+    const keys = table.keys;
+    const from = this.cursor;
+    if (from > 0 && keys[from - 1] >= key) {
+      // The same key again (a solution per value of a pattern before): its quads end at the cursor.
+      if (keys[from - 1] !== key || this.lastStart < 0) return NOT_IN_ORDER;
+      table.found = from - this.lastStart;
+      return this.lastStart;
+    }
+    const limit = Math.min(keys.length, from + IN_ORDER_REACH);
+    for (let at = from; at < limit; at++) {
+      const k = keys[at];
+      if (k === key) return (this.lastStart = table.runFrom(at));
+      if (k > key) return -1;
+    }
+    return limit === keys.length ? -1 : NOT_IN_ORDER;
+  }
+}
+
+/** How many quads past the cursor a key is looked for before it is hashed or searched for. */
+const IN_ORDER_REACH = 8;
+const NOT_IN_ORDER = -2;
+const MAX_SKIP = 1024;
 
 /** Tables of fewer keys stay in the processor's caches: a binary search is as fast as hashing there. */
 const HASHED_FROM = 4096;

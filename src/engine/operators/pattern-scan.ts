@@ -13,7 +13,7 @@ import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';
-import { cachedKeyedQuads, keyedQuadsFor, type KeyedQuads } from './keyed-quads.js';
+import { cachedKeyedQuads, keyedQuadsFor, OrderedProbes, type KeyedQuads } from './keyed-quads.js';
 import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -212,7 +212,7 @@ export class PatternScan extends Operator {
     if (!table) {
       const g = this.tableGraph(ctx);
       table = new HashedQuads(keyPos, this.binds, ctx.width);
-      if (g !== -1) table.use(keyedQuadsFor(ctx.reader, this.tableConstants(g), keyPos, table.writePositions, ctx));
+      if (g !== -1) table.use(keyedQuadsFor(ctx.reader, this.tableConstants(g), keyPos, table.writePositions, ctx), ctx.fastPath('orderedProbes'));
       tables.set(String(keyPos), table);
     }
     return table;
@@ -406,6 +406,8 @@ class HashedQuads {
   readonly writePositions: number[];
   private readonly keySlot: number;
   private table!: KeyedQuads;
+  /** The table's look-ups: a cursor that follows probes in key order, or the table's own. */
+  private probes!: { find(key: number): number };
 
   constructor(
     readonly keyPos: number,
@@ -418,8 +420,9 @@ class HashedQuads {
     this.keySlot = binds.find((b) => b.pos === keyPos)!.slot;
   }
 
-  use(table: KeyedQuads): void {
+  use(table: KeyedQuads, orderedProbes: boolean): void {
     this.table = table;
+    this.probes = orderedProbes ? new OrderedProbes(table) : table;
   }
 
   /** Joins one solution by hash; false when the solution does not bind the key as the table expects. */
@@ -432,7 +435,7 @@ class HashedQuads {
     const values = table.values;
     const writeSlots = this.writeSlots;
     const writes = writeSlots.length;
-    const start = table.find(key);
+    const start = this.probes.find(key);
     const end = start + table.found;
     for (let at = start; start >= 0 && at < end; at++) {
       const target = out.target();
