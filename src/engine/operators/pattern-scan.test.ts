@@ -4,11 +4,13 @@ import { openStore } from '../../store/lmdb-store.js';
 import type { QuadStore, StoreReader } from '../../store/quad-store.js';
 import { BATCH_SIZE } from '../batch.js';
 import { runQuery, runUpdate } from '../query-engine.js';
+import type { EngineQueryOptions } from '../engine-api.js';
+import { explainQuery, type PlanNode } from '../explain.js';
 
 const EX = 'http://example.org/';
 
-async function rows(store: QuadStore, query: string): Promise<string[]> {
-  const result = await runQuery(store, query);
+async function rows(store: QuadStore, query: string, options?: EngineQueryOptions): Promise<string[]> {
+  const result = await runQuery(store, query, options);
   assert.equal(result.kind, 'bindings');
   const out: string[] = [];
   if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => t?.value.replace(EX, '') ?? '-').join(' '));
@@ -110,3 +112,41 @@ describe('a pattern that matches the whole store', () => {
     assert.ok(quadsRead < TRIPLES / 2, `read ${quadsRead} quads`);
   });
 });
+
+describe('a pattern whose solutions each match many quads', () => {
+  // 1,000 subjects with 40 values each: look-ups for all of them read every one of the 40,000
+  // quads, besides their own cost, so the join turns to a hash table part way through; a rule
+  // that weighed only the number of look-ups (8,000 quads' worth) never would.
+  const SUBJECTS = 1000;
+  const VALUES = 40;
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const triples: string[] = [];
+    for (let s = 0; s < SUBJECTS; s++) {
+      triples.push(`<${EX}s${s}> <${EX}k> ${s} .`);
+      for (let v = 0; v < VALUES; v++) triples.push(`<${EX}s${s}> <${EX}m> ${v} .`);
+    }
+    await runUpdate(store, `INSERT DATA { ${triples.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  it('is joined by hash once its look-ups have read as much as the table holds, with the same answers', async () => {
+    const query = `SELECT ?s ?k ?v WHERE { ?s <${EX}k> ?k . ?s <${EX}m> ?v }`;
+    const explained = await explainQuery(store, query);
+    assert.equal(explained.resultRows, SUBJECTS * VALUES);
+    const scans = collect(explained.plan).filter((n) => n.details.includes(`<${EX}m>`));
+    assert.ok(
+      scans.some((n) => n.details.endsWith('(hash join)')),
+      JSON.stringify(explained.plan),
+    );
+    const plain = await rows(store, query, { fastPaths: { hashJoins: false } });
+    assert.equal(plain.length, SUBJECTS * VALUES);
+    assert.deepEqual(await rows(store, query), plain);
+  });
+});
+
+function collect(node: PlanNode): PlanNode[] {
+  return [node, ...node.children.flatMap(collect)];
+}

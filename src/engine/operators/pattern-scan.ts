@@ -103,12 +103,22 @@ export class PatternScan extends Operator {
     for (const batch of input) {
       ctx.checkpoint();
       const data = batch.data;
+      // The batch's solutions looked up, and the quads they read: what the choice of a hash join weighs.
+      let rowsLookedUp = 0;
+      let quadsLookedUp = 0;
       // The range path first (it reads only the quads in range), then the hash table (all the
       // constants' quads), which takes the solutions the range turns down as too many for it.
       const range = this.objectBounds.length > 0 ? this.objectRange(batch, ctx) : undefined;
-      const table = this.worthHashing(batch, ctx) ? this.hashTable(batch, ctx) : undefined;
+      let table = this.worthHashing(batch, batch.length, ctx) ? this.hashTable(batch, ctx) : undefined;
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
+        if (row === SAMPLED_ROWS && !table && rowsLookedUp > 0) {
+          // The first solutions' look-ups show how many quads each reads: enough for the rest of
+          // the batch to be joined by hash, where nothing before told (the first batch).
+          this.addLookupCosts(ctx, rowsLookedUp, quadsLookedUp);
+          rowsLookedUp = quadsLookedUp = 0;
+          if (this.worthHashing(batch, batch.length - row, ctx)) table = this.hashTable(batch, ctx);
+        }
         if (range && range.joinRow(batch, row, out, ctx)) {
           this.ranged = true;
           if (out.pending) yield* out.drainFull();
@@ -133,6 +143,7 @@ export class PatternScan extends Operator {
           if (out.pending) yield* out.drainFull();
           continue;
         }
+        rowsLookedUp++;
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
         if (graphs.length === 1) last.begin(key, graphs[0]);
         else last.forget();
@@ -146,6 +157,7 @@ export class PatternScan extends Operator {
             continue;
           }
           for (const quad of ctx.reader.scan(key[0], key[1], key[2], g)) {
+            quadsLookedUp++;
             if (!this.repeatsAgree(quad)) continue;
             if (seen) {
               const k = `${quad[0]} ${quad[1]} ${quad[2]}`;
@@ -171,6 +183,7 @@ export class PatternScan extends Operator {
           yield* out.drainFull();
         }
       }
+      if (rowsLookedUp > 0) this.addLookupCosts(ctx, rowsLookedUp, quadsLookedUp);
     }
     yield* out.flush();
   }
@@ -178,25 +191,43 @@ export class PatternScan extends Operator {
   /**
    * Whether to join this batch by hash: enough solutions that their look-ups would cost more than
    * one scan of the constants' quads (a look-up costs about as much as scanning ten quads). The
-   * solutions of the evaluation's earlier batches count too: once the look-ups so far have cost as
-   * much as the scan, the rest are joined by hash, so a large input costs at most about twice the
-   * better of the two ways, whatever the estimate said.
+   * evaluation's earlier batches count too, their look-ups and the quads these read: once they and
+   * this batch's (at as many quads a solution as before) would cost as much as the scan, the rest
+   * are joined by hash, so a large input costs at most about twice the better of the two ways,
+   * whatever the estimate said. (The quads read matter where each solution matches many: 10,000
+   * products' look-ups of their 22 features each read as many quads as the table holds.)
    */
-  private worthHashing(batch: Batch, ctx: ExecContext): boolean {
-    if (batch.length < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS) || !ctx.fastPath('hashJoins')) return false;
+  private worthHashing(batch: Batch, rowsAhead: number, ctx: ExecContext): boolean {
+    if (rowsAhead < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS) || !ctx.fastPath('hashJoins')) return false;
     if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
     if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
-    if (this.constantMatches <= batch.length * QUADS_PER_LOOKUP) return true;
+    if (this.constantMatches <= rowsAhead * QUADS_PER_LOOKUP) return true;
     // A table this evaluation or an earlier query built costs nothing to use.
     if (this.tableAtHand(batch, ctx)) return true;
+    const { rows, quads } = this.lookupCosts(ctx);
+    const quadsPerRow = rows > 0 ? quads / rows : 0;
+    return this.constantMatches <= (rows + rowsAhead) * (QUADS_PER_LOOKUP + quadsPerRow);
+  }
+
+  private addLookupCosts(ctx: ExecContext, rows: number, quads: number): void {
+    const costs = this.lookupCosts(ctx);
+    costs.rows += rows;
+    costs.quads += quads;
+  }
+
+  /** The solutions this evaluation looked up so far, and the quads their look-ups read. */
+  private lookupCosts(ctx: ExecContext): { rows: number; quads: number } {
     let memo = ctx.memo.get(this);
     if (!memo) {
       memo = new Map();
       ctx.memo.set(this, memo);
     }
-    const rowsSoFar = ((memo.get('rowsLookedUp') as number | undefined) ?? 0) + batch.length;
-    memo.set('rowsLookedUp', rowsSoFar);
-    return this.constantMatches <= rowsSoFar * QUADS_PER_LOOKUP;
+    let costs = memo.get('lookupCosts') as { rows: number; quads: number } | undefined;
+    if (!costs) {
+      costs = { rows: 0, quads: 0 };
+      memo.set('lookupCosts', costs);
+    }
+    return costs;
   }
 
   /** The hash table for the position the batch binds, built once per evaluation (undefined: not applicable). */
@@ -388,6 +419,8 @@ const MAX_REPLAYED_MATCHES = 64;
 
 /** Below this many solutions in a batch, look-ups are cheap enough. */
 const MIN_ROWS_TO_HASH = 32;
+/** Solutions of a batch looked up before the choice is made again for the rest, on what they read. */
+const SAMPLED_ROWS = 32;
 /** Quads one scan can read in the time of one index look-up (measured: roughly ten). */
 const QUADS_PER_LOOKUP = 8;
 /** Quads of the predicate a batch's solutions may cost to index (the index then serves later queries too). */
