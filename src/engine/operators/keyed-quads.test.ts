@@ -12,6 +12,7 @@ function searched(keys: Float64Array, key: number): number {
 function matches(table: KeyedQuads, key: number): number[] {
   const start = table.find(key);
   if (start < 0) return [];
+  assert.ok(table.found > 0, `key ${key} found with no quads`);
   return Array.from({ length: table.found }, (_, i) => start + i);
 }
 

@@ -67,11 +67,12 @@ export class KeyedQuads {
     if (buckets) {
       for (let at = idHash(key) & this.mask; ; at = (at + 1) & this.mask) {
         const k = buckets[at * 3];
+        // An empty bucket first: 0 (no term) is in no table, and marks the empty ones.
+        if (k === 0) return -1;
         if (k === key) {
           this.found = buckets[at * 3 + 2];
           return buckets[at * 3 + 1];
         }
-        if (k === 0) return -1;
       }
     }
     const keys = this.keys;
