@@ -8,6 +8,7 @@
 export { type EngineUpdateOptions } from './engine-api.js';
 export { explainQuery, type PlanNode, type QueryExplanation } from './explain.js';
 export { runQuery } from './query-engine.js';
+export { setJoinTableCacheBytes } from './operators/keyed-quads.js';
 export { applyUpdate, hasLoad, type PreparedUpdate, prepareUpdate } from './update/update-executor.js';
 export { type EngineQueryResult } from './engine-api.js';
 export { runUpdate } from './update/update-executor.js';

@@ -207,6 +207,7 @@ export class LocalService implements SparqlService {
         cancelGraceMs: options.cancelGraceMs ?? 2000,
         window: BATCH_WINDOW,
         resourceLimits: workerResourceLimits(options),
+        joinTableCacheBytes: joinTableCacheBytes(options.queryMemoryBudget),
         memory: admission && { admission, perQuery },
       });
       if (admission) checkRoomForOneQuery(admission, perQuery);
@@ -479,6 +480,15 @@ export class LocalService implements SparqlService {
 function workerResourceLimits(options: LocalServiceOptions): ResourceLimits | undefined {
   const limitMb = options.workerMemoryMb ?? (options.queryMemoryBudget !== undefined ? workerHeapLimitMb(options.queryMemoryBudget) : undefined);
   return limitMb !== undefined ? { maxOldGenerationSizeMb: limitMb } : undefined;
+}
+
+/**
+ * The join tables a worker keeps for later queries: a quarter of a query's memory budget, at least
+ * 16 MiB; without a budget, the engine's default. They count in the resident memory that admission
+ * weighs, not in any query's budget.
+ */
+function joinTableCacheBytes(queryMemoryBudget: number | undefined): number | undefined {
+  return queryMemoryBudget ? Math.max(16 * 2 ** 20, queryMemoryBudget / 4) : undefined;
 }
 
 /**

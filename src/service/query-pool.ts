@@ -20,6 +20,8 @@ export interface QueryPoolOptions {
   /** Unacknowledged batches a worker may have in flight. */
   window: number;
   resourceLimits?: ResourceLimits;
+  /** Bytes of join tables each worker keeps for later queries (the engine's default if unset). */
+  joinTableCacheBytes?: number;
   /** The process-wide memory budget, and what each query reserves of it while it runs on a worker. */
   memory?: { admission: MemoryAdmission; perQuery: number };
 }
@@ -153,7 +155,12 @@ export class QueryPool {
 
   private async addWorker(): Promise<void> {
     const control = createControlBlock();
-    const data: QueryWorkerData = { storePath: this.options.storePath, control, window: this.options.window };
+    const data: QueryWorkerData = {
+      storePath: this.options.storePath,
+      control,
+      window: this.options.window,
+      joinTableCacheBytes: this.options.joinTableCacheBytes,
+    };
     const { worker } = await startWorker(WORKER_ENTRY, data, this.options.resourceLimits);
     const w = new QueryWorker(worker, control, this.options.cancelGraceMs);
     if (this.closing) {

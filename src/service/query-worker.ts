@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/index.js';
 import { runQuery } from '../engine/index.js';
 import { explainQuery } from '../engine/index.js';
+import { setJoinTableCacheBytes } from '../engine/index.js';
 import type { QuadStore } from '../store/index.js';
 import { serializeError } from './error-transport.js';
 import { isCancelRequested, recordBatchSent, waitForCredit } from './flow-control.js';
@@ -24,7 +25,8 @@ const CELLS_PER_MESSAGE = 32_768;
 const FLUSH_INTERVAL_MS = 50;
 
 const port = parentPort!;
-const { storePath, control, window } = workerData as QueryWorkerData;
+const { storePath, control, window, joinTableCacheBytes } = workerData as QueryWorkerData;
+if (joinTableCacheBytes !== undefined) setJoinTableCacheBytes(joinTableCacheBytes);
 
 function post(reply: QueryWorkerReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(reply, transfer);

@@ -21,6 +21,8 @@ export interface QueryWorkerData {
   control: ControlBlock;
   /** Unacknowledged batches a worker may have in flight before it waits. */
   window: number;
+  /** Bytes of join tables the worker keeps for later queries (the engine's default if unset). */
+  joinTableCacheBytes?: number;
 }
 
 export interface RunQueryMessage {

@@ -1,6 +1,8 @@
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyedQuads, OrderedProbes } from './keyed-quads.js';
+import { cachedKeyedQuads, KeyedQuads, keyedQuadsFor, OrderedProbes, setJoinTableCacheBytes } from './keyed-quads.js';
+import { ExecContext } from '../exec-context.js';
+import type { StoreReader } from '../../store/index.js';
 
 /** Where a key's matches start, by a plain search: what find() must give, by binary search or hash. */
 function searched(keys: Float64Array, key: number): number {
@@ -70,4 +72,39 @@ describe('OrderedProbes', () => {
       }
     });
   }
+});
+
+describe('the join tables a thread keeps', () => {
+  /** A snapshot whose every predicate has 1,000 quads (a table of 16,000 bytes, no hash index). */
+  const QUADS = 1000;
+  const reader = {
+    contentVersion: () => 1,
+    scan: function* (_s: number, p: number) {
+      for (let i = 1; i <= QUADS; i++) yield [i, p, 5000 + i, 0];
+    },
+  } as unknown as StoreReader;
+  const ctx = new ExecContext(reader, { defaultGraphs: [0], namedGraphs: null });
+  const table = (p: number) => keyedQuadsFor(reader, [0, p, 0, 0], 0, [2], ctx);
+  const kept = (p: number) => cachedKeyedQuads(reader, [0, p, 0, 0], 0, [2]) !== undefined;
+  after(() => setJoinTableCacheBytes(256 * 2 ** 20));
+
+  it('are kept within the bytes set, the oldest dropped first', () => {
+    setJoinTableCacheBytes(4 * QUADS * 16);
+    for (const p of [1, 2, 3, 4, 5]) table(p);
+    assert.equal(kept(5), true);
+    assert.equal(kept(1), false);
+  });
+
+  it('are kept longer when used again', () => {
+    setJoinTableCacheBytes(4 * QUADS * 16);
+    for (const p of [1, 2, 3, 1, 4, 5]) table(p);
+    assert.equal(kept(2), false);
+    assert.equal(kept(1), true);
+  });
+
+  it('are not kept when one would take more than half of the bytes', () => {
+    setJoinTableCacheBytes(QUADS * 16);
+    table(1);
+    assert.equal(kept(1), false);
+  });
 });

@@ -207,11 +207,30 @@ export function buildKeyedQuads(quads: Iterable<ArrayLike<number>>, keyPos: numb
   return table;
 }
 
-/** Tables cached, at most, and the quads they may hold together (16 bytes and more each). */
+/** Tables cached, at most. */
 const CACHE_ENTRIES = 10_000;
-const CACHE_QUADS = 4_000_000;
-// A table's hash index weighs as the quads whose 16 bytes it takes.
-const cache = new BoundedMap<string, KeyedQuads>(CACHE_ENTRIES, { maxWeight: CACHE_QUADS, weigh: (_key, table) => table.size + table.indexBytes / 16 });
+/**
+ * Bytes of tables a thread keeps for later queries unless told otherwise (setJoinTableCacheBytes).
+ * An analytic mix (bench/analytic-workload.ts at 10k products) uses some twenty tables of 200,000
+ * quads and more, about 5 MB each with their hash indexes; when they do not all fit, a round of
+ * its queries rebuilds them on every turn and takes half as long again (4,630 against 3,060 ms).
+ */
+const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
+/** A quad's key and one value; a table's hash index weighs as the quads whose bytes it takes. */
+const QUAD_BYTES = 16;
+let cache = tableCache(DEFAULT_CACHE_BYTES);
+
+function tableCache(bytes: number): BoundedMap<string, KeyedQuads> {
+  return new BoundedMap<string, KeyedQuads>(CACHE_ENTRIES, {
+    maxWeight: Math.max(1, bytes / QUAD_BYTES),
+    weigh: (_key, table) => table.size + table.indexBytes / QUAD_BYTES,
+  });
+}
+
+/** Sets how many bytes of join tables this thread keeps for later queries (and drops those it keeps). */
+export function setJoinTableCacheBytes(bytes: number): void {
+  cache = tableCache(bytes);
+}
 
 /**
  * The table for constants (s, p, o, g) keyed by keyPos, from the cache or built (and cached where
