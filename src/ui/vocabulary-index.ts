@@ -71,12 +71,17 @@ function second({ rank, ...option }: RankedCompletion): Completion {
 export class VocabularySource {
   private index: VocabularyIndex | undefined;
   private loading = false;
+  private readonly arrivalListeners: (() => void)[] = [];
 
   constructor(
     private readonly url: string,
     private readonly credentials: () => Credentials | undefined,
-    private readonly onLoaded: () => void = () => {},
   ) {}
+
+  /** Calls `listener` when the vocabulary arrives (an editor offers what was typed before it did). */
+  onArrival(listener: () => void): void {
+    this.arrivalListeners.push(listener);
+  }
 
   current(): VocabularyIndex | undefined {
     if (this.index === undefined && !this.loading) void this.load();
@@ -92,7 +97,7 @@ export class VocabularySource {
       const response = await fetch(this.url, { headers, cache: 'no-store' });
       if (!response.ok) throw new Error(`${response.status}`);
       this.index = new VocabularyIndex((await response.json()) as StoreVocabulary);
-      this.onLoaded();
+      for (const listener of this.arrivalListeners) listener();
     } catch {
       // No vocabulary (an older server, no credentials yet): completion offers what it knows; a later use tries again.
       this.loading = false;

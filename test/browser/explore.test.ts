@@ -302,6 +302,29 @@ describe('completion from the data', { skip: skipBrowser }, () => {
     assert.deepEqual(watched.errors, []);
     await watched.close();
   });
+
+  it('offers the data’s prefixes for what was typed before the vocabulary arrived', async () => {
+    const watched = await openWatchedPage(browser);
+    const { page } = watched;
+    // The server's answer held back until the name is typed and looked up, as on a busy server.
+    let typed!: () => void;
+    const nameTyped = new Promise<void>((resolve) => (typed = resolve));
+    await page.route('**/sparql/vocabulary', async (route) => {
+      await nameTyped;
+      await route.continue();
+    });
+    await page.goto(server.url('/sparql/select'));
+    await page.waitForSelector('.cm-content');
+    await typeInEditor(page, 'SELECT * WHERE { ?s ');
+    await page.keyboard.type('sho');
+    // Long enough for the editor to have looked for completions, and found none of the data's.
+    await page.waitForTimeout(500);
+    typed();
+    await page.waitForSelector('.cm-tooltip-autocomplete .cm-completionLabel');
+    assert.ok((await page.locator('.cm-completionLabel').allTextContents()).includes('shop:'), 'the data’s prefix, once it arrived');
+    assert.deepEqual(watched.errors, []);
+    await watched.close();
+  });
 });
 
 describe('the resource view with a union default graph', { skip: skipBrowser }, () => {
