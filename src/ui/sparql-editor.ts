@@ -3,7 +3,7 @@
  * completion of the known prefixes and keywords, Ctrl+Enter (Cmd+Enter) to run, and a syntax error
  * marked where the server says it is.
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, completionStatus, startCompletion } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, startCompletion } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { sparql } from '@codemirror/legacy-modes/mode/sparql';
@@ -37,12 +37,12 @@ export interface SparqlEditor {
 }
 
 /**
- * When the store's vocabulary arrives while a name is being typed, offers its completions at once:
- * what was typed before it came (on a slow or busy server) found no prefix of the data's own, and
- * the list would otherwise wait for the next keystroke.
+ * When the store's vocabulary arrives while a name is being typed, offers its completions at once
+ * (a list already open is made again, with them): what was typed before it came (on a slow or busy
+ * server) found no prefix of the data's own, and the list would otherwise wait for the next keystroke.
  */
 function offerWhatWasTyped(view: EditorView): void {
-  if (!view.hasFocus || completionStatus(view.state) === 'active') return;
+  if (!view.hasFocus) return;
   const cursor = view.state.selection.main.head;
   const before = view.state.sliceDoc(Math.max(0, cursor - 1), cursor);
   if (/[\w:]/.test(before)) startCompletion(view);
