@@ -90,7 +90,7 @@ function hashOf(data: Float64Array, offset: number, slots: readonly number[]): n
     h = Math.imul(h ^ high, 0x85ebca6b);
   }
   // A full finalizer (MurmurHash3's): the table takes the low bits, which a product's low bits alone
-  // decide; without it, pairs of IDs clustered and an insert cost 0.45 µs instead of 0.05.
+  // decide (197,000 distinct pairs of BSBM-like IDs: ~100 → ~70 ms with it, before growth's fix).
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

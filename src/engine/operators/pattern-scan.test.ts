@@ -145,6 +145,20 @@ describe('a pattern whose solutions each match many quads', () => {
     assert.equal(plain.length, SUBJECTS * VALUES);
     assert.deepEqual(await rows(store, query), plain);
   });
+
+  it('is looked up when each solution reads one quad of a large table', async () => {
+    // :one holds a quad for each of the 1,000 subjects and 40,000 for others: the look-ups read
+    // 1,000 quads, far less than building the table would.
+    const others = Array.from({ length: SUBJECTS * VALUES }, (_, i) => `<${EX}other${i}> <${EX}one> ${i} .`);
+    const own = Array.from({ length: SUBJECTS }, (_, s) => `<${EX}s${s}> <${EX}one> ${s} .`);
+    await runUpdate(store, `INSERT DATA { ${others.join('\n')} ${own.join('\n')} }`);
+    const query = `SELECT ?s ?k ?v WHERE { ?s <${EX}k> ?k . ?s <${EX}one> ?v }`;
+    const explained = await explainQuery(store, query);
+    assert.equal(explained.resultRows, SUBJECTS);
+    const scans = collect(explained.plan).filter((n) => n.details.includes(`<${EX}one>`));
+    assert.ok(!scans.some((n) => n.details.endsWith('(hash join)')), JSON.stringify(explained.plan));
+    assert.deepEqual(await rows(store, query), await rows(store, query, { fastPaths: { hashJoins: false } }));
+  });
 });
 
 function collect(node: PlanNode): PlanNode[] {

@@ -113,8 +113,8 @@ export class PatternScan extends Operator {
       for (let row = 0; row < batch.length; row++) {
         const offset = row * width;
         if (row === SAMPLED_ROWS && !table && rowsLookedUp > 0) {
-          // The first solutions' look-ups show how many quads each reads: enough for the rest of
-          // the batch to be joined by hash, where nothing before told (the first batch).
+          // The batch's first solutions' look-ups show how many quads each reads: with that rate,
+          // the rest of the batch may be worth joining by hash (for the first batch, the only sign).
           this.addLookupCosts(ctx, rowsLookedUp, quadsLookedUp);
           rowsLookedUp = quadsLookedUp = 0;
           if (this.worthHashing(batch, batch.length - row, ctx)) table = this.hashTable(batch, ctx);
