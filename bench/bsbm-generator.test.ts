@@ -1,32 +1,25 @@
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { generateBsbm, harvestDictionary, linesOf, typeBranching } from './bsbm-generator.js';
-import { countsOutside, datasetShape } from './bsbm-stats.js';
+import { gunzipSync } from 'node:zlib';
+import { bsbmDataset } from './bsbm-generator.js';
 
-const REAL_1K = resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/bench/bsbm/bsbm-1000.nt.gz');
+const SHARED_BSBM = resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/bench/bsbm');
 
-test("1,000 generated products have the real BSBM file's counts per class and per predicate, within 10% (2 vendors)", async () => {
-  const real = await datasetShape(linesOf(REAL_1K));
-  const dictionary = await harvestDictionary(REAL_1K);
-  const generated = await datasetShape(generateBsbm({ products: 1000, seed: 1, dictionary }));
-  assert.ok(Math.abs(generated.triples - real.triples) < 0.05 * real.triples, `${generated.triples} triples vs ${real.triples}`);
-  assert.deepEqual(countsOutside(generated.predicates, real.predicates, 0.1), []);
-  // Vendors are 12 in the real file and about 10 expected (2,000 offers each): allow two of them.
-  assert.deepEqual(countsOutside(generated.instances, real.instances, 0.1, 2), []);
-  assert.deepEqual(countsOutside(generated.triplesPerClass, real.triplesPerClass, 0.1, 2 * 7), []);
-});
-
-test('the same size and seed give the same triples; another seed gives others', async () => {
-  const dictionary = { words: ['alpha', 'beta', 'gamma', 'delta'], names: ['Ada', 'Bob'] };
-  const text = (seed: number): string => [...generateBsbm({ products: 50, seed, dictionary })].join('');
-  assert.equal(text(7), text(7));
-  assert.notEqual(text(7), text(8));
-});
-
-test('the type tree deepens and widens with the scale, as in BSBM', () => {
-  assert.deepEqual(typeBranching(1000), [6, 8, 2]); // 151 types, as in the real 1k file
-  assert.deepEqual(typeBranching(10_000), [8, 8, 4]); // 329 types
-  assert.deepEqual(typeBranching(100_000), [10, 8, 8, 2]); // 2,011 types
+test('1,000 products from the BSBM generator are the shared bsbm-1000 file, byte for byte', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-bsbm-'));
+  try {
+    const file = await bsbmDataset(dir, 1000, join(SHARED_BSBM, 'generator'));
+    assert.equal(file, join(dir, 'bsbm-1000.nt'));
+    const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+    assert.equal(sha(readFileSync(file)), sha(gunzipSync(readFileSync(join(SHARED_BSBM, 'bsbm-1000.nt.gz')))));
+    // A second call finds the cached file instead of generating it again.
+    assert.equal(await bsbmDataset(dir, 1000, join(dir, 'no-generator-here')), file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -16,8 +16,8 @@ export interface BenchOptions {
   /** analytic: measured rounds over all instances, after one warm-up round. */
   repeats: number;
   /**
-   * Datasets to run, in order: a path (N-Triples, .gz allowed) or `generated:N` (our BSBM-shaped
-   * generator, N products, cached under bench/out/datasets).
+   * Datasets to run, in order: a path (N-Triples, .gz allowed) or `bsbm:N` (the BSBM generator's data
+   * for N products, cached under bench/out/datasets).
    */
   datasets: string[];
   mixes: number;
@@ -70,10 +70,11 @@ Options:
                        falls on every engine alike
   --clients LIST       concurrent clients, comma-separated (default ${DEFAULTS.clients})
   --engines LIST       quiver, oxigraph, virtuoso, jena (default ${DEFAULTS.engines}; absent ones are skipped)
-  --dataset PATH       BSBM N-Triples file, .gz allowed, or generated:N for N products of the harness's
-                       own BSBM-shaped generator (default ${DEFAULTS.dataset})
-  --products LIST      instead of --dataset: BSBM sizes in products, e.g. 1000,10000; 1000 is the real
-                       BSBM file above, other sizes are generated (cached in ${DEFAULTS.outDir}/datasets);
+  --dataset PATH       BSBM N-Triples file, .gz allowed, or bsbm:N for N products from the BSBM
+                       generator (Java; default ${DEFAULTS.dataset})
+  --products LIST      instead of --dataset: BSBM sizes in products, e.g. 1000,10000; 1000 is the shared
+                       BSBM file above, other sizes come from the BSBM generator (cached in
+                       ${DEFAULTS.outDir}/datasets);
                        with several sizes the report adds each engine's QMpH drop from the smallest
   --seed N             parameter seed for the mixes (default ${DEFAULTS.seed})
   --mix official|all   BSBM's official Explore mix, or Q1..Q12 once each (default ${DEFAULTS.mix})
@@ -138,7 +139,7 @@ function datasetSpecs(dataset: string | undefined, products: string | undefined)
   if (products === undefined) return [dataset ?? DEFAULTS.dataset];
   return list(products).map((p) => {
     const n = integer('--products', p, 10);
-    return n === 1000 ? DEFAULTS.dataset : `generated:${n}`;
+    return n === 1000 ? DEFAULTS.dataset : `bsbm:${n}`;
   });
 }
 

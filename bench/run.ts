@@ -29,9 +29,9 @@ import {
 import { analyticInstances, runAnalytic, type AnalyticInstance } from './analytic-run.js';
 import { ANALYTIC_SHAPES } from './analytic-workload.js';
 import { runMixes, type DriverRun } from './http-driver.js';
-import { generatedDataset } from './bsbm-generator.js';
+import { bsbmDataset } from './bsbm-generator.js';
 import { describeMachine, type MachineInfo } from './machine.js';
-import { DEFAULTS, HELP, parseBenchOptions, type BenchOptions, type EngineName } from './options.js';
+import { HELP, parseBenchOptions, type BenchOptions, type EngineName } from './options.js';
 import { profileFiles, renderSummary, summarizeProfile } from './profile-summary.js';
 import { generateMixes, paramsScriptFor, type MixSet } from './query-mixes.js';
 import { consoleSummary, qmphRatios, renderScaling, scalingRows, summarizeRun, writeReports, type BenchReport, type EngineReport } from './report.js';
@@ -41,8 +41,8 @@ const LAUNCHERS: Record<EngineName, EngineLauncher> = { quiver: launchQuiver, ox
 /** dist/bench/run.js → the repository root. */
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** Seed of the generated datasets: fixed, so that changing the mixes' --seed keeps the cached data. */
-const DATA_SEED = 1;
+/** The BSBM benchmark's own data generator (Java), shared beside the repository. */
+const BSBM_GENERATOR = '../shared/bench/bsbm/generator';
 
 const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
 
@@ -119,7 +119,7 @@ async function analyticDataset(spec: string, dataset: string, options: BenchOpti
       seed: options.seed,
       timeoutMs: options.timeoutMs,
     },
-    dataset: { path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, triples: engines[0]?.load.triples },
+    dataset: { path: spec.startsWith('bsbm:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec, triples: engines[0]?.load.triples },
     shapes: ANALYTIC_SHAPES.map((s) => ({ name: s.name, title: s.title })),
     engines,
     skipped,
@@ -140,9 +140,9 @@ function analyticCrossCheck(instances: AnalyticInstance[], engines: AnalyticEngi
   return { disagreements, compared };
 }
 
-/** A path as given, or `generated:N`: the harness's generator, its file cached under bench/out/datasets. */
+/** A path as given, or `bsbm:N`: the BSBM generator's data for N products, cached under bench/out/datasets. */
 async function resolveDataset(spec: string, outDir: string): Promise<string> {
-  const generated = /^generated:(\d+)$/.exec(spec);
+  const generated = /^bsbm:(\d+)$/.exec(spec);
   if (!generated) {
     const path = resolve(REPO_ROOT, spec);
     if (!existsSync(path)) throw new Error(`dataset not found: ${path}`);
@@ -150,8 +150,8 @@ async function resolveDataset(spec: string, outDir: string): Promise<string> {
   }
   const products = Number(generated[1]);
   const started = Date.now();
-  log(`dataset: ${products} generated products (cached in ${join(outDir, 'datasets')}; generated the first time)`);
-  const file = await generatedDataset(join(outDir, 'datasets'), products, DATA_SEED, resolve(REPO_ROOT, DEFAULTS.dataset));
+  log(`dataset: ${products} BSBM products (cached in ${join(outDir, 'datasets')}; generated the first time)`);
+  const file = await bsbmDataset(join(outDir, 'datasets'), products, resolve(REPO_ROOT, BSBM_GENERATOR));
   log(`dataset: ${file} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return file;
 }
@@ -200,7 +200,7 @@ async function benchDataset(spec: string, dataset: string, options: BenchOptions
       profile: options.profile,
     },
     dataset: {
-      path: spec.startsWith('generated:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec,
+      path: spec.startsWith('bsbm:') ? `${spec} (${dataset.slice(REPO_ROOT.length + 1)})` : spec,
       products: stats?.products,
       stats: mixes.datasetStats,
     },
