@@ -35,7 +35,7 @@ export const LOAD_OPTIONS: OptionSpec[] = [
 export const LOAD_HELP = helpText(
   'Usage: quiver load [--store DIR] [--graph IRI] [--format F] [--lenient] FILE... (- for standard input)',
   'Loads RDF files (gzip-compressed or not) into the store. Each file is one transaction: bad data names the file, line and column, and leaves nothing of that file in the store. ' +
-    'A running server may have the store open: its writes then wait while a file loads. A load into an empty store that nothing else has open takes the store to itself (other opens are refused until it ends).',
+    'A running server may have the store open: its writes then wait while a file loads. A load into a store that nothing else has open takes the store to itself (other opens are refused until it ends) and goes in stages of bounded memory; if it fails or is killed, it is undone (at the next open after a kill).',
   LOAD_OPTIONS,
 );
 

@@ -2,11 +2,10 @@
  * Loads one RDF source into a store, all or nothing: a parse worker reads and parses (parse-worker.ts)
  * while this thread interns terms and writes index entries in large sorted batches
  * (StoreWriter.addAll). A syntax error, or the process dying half way, leaves the store exactly as
- * it was before the file. Into a store with data that is one write transaction that never commits;
- * into an empty store it is a staged load (store/staged-load.ts): several transactions, so memory
+ * it was before the file. It is a staged load (store/staged-load.ts): several transactions, so memory
  * stays bounded, undone by the loader on error or by the next open after a crash. A staged load needs
  * the store to itself; when another handle (a running server, another load) has it open, the load is
- * one transaction too, which other writers wait for like for any other.
+ * one write transaction (a crash before it commits leaves nothing), which other writers wait for.
  */
 import { Worker } from 'node:worker_threads';
 import { QuiverError } from '../errors.js';
@@ -96,7 +95,7 @@ export async function loadFile(store: QuadStore, source: LoadSource, options: Lo
   }
 }
 
-/** A store that can load an empty store in several transactions (LmdbQuadStore; see store/staged-load.ts). */
+/** A store that can take a load in several transactions (LmdbQuadStore; see store/staged-load.ts). */
 interface StagedLoading {
   beginStagedLoad?(onShared?: (pids: number[]) => void): StagedLoadHandle | undefined;
 }

@@ -19,7 +19,7 @@ import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
 import { storageErrorOf } from './storage-full.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
-import { recoverInterruptedLoad, startStagedLoad, storeLooksEmpty, type StagedLoad } from './staged-load.js';
+import { recoverInterruptedLoad, startStagedLoad, type StagedLoad } from './staged-load.js';
 import { StoreLock } from './store-lock.js';
 import { WriteCheckpoints } from './write-checkpoints.js';
 
@@ -147,14 +147,13 @@ export class LmdbQuadStore implements QuadStore {
   }
 
   /**
-   * A load in several transactions (bounded memory) with the effect of one: for an empty store that
-   * no other handle (thread or process) has open, see staged-load.ts; undefined otherwise, and then
+   * A load in several transactions (bounded memory) with the effect of one: for a store that no
+   * other handle (thread or process) has open, see staged-load.ts; undefined otherwise, and then
    * `onShared` learns the pids of the processes that have the store open. Nothing else writes through
    * this handle until the load finishes or aborts, and no other handle can open the store meanwhile.
    */
   beginStagedLoad(onShared?: (pids: number[]) => void): StagedLoad | undefined {
     const context = this.writableContext();
-    if (!storeLooksEmpty(context)) return undefined;
     const others = this.lock.tryExclusive();
     if (others !== undefined) {
       onShared?.(others);
@@ -214,6 +213,7 @@ function openDatabases(env: RootDatabase, readOnly: boolean): StoreDatabases {
       predicates: env.openDB({ name: 'predicates', ...uint32Keys }) as never,
       // Created by the first writable open of a store written before it (no format change: see statistics.ts).
       predicateSketches: readOnly ? undefined : (env.openDB({ name: 'predicateSketches', ...uint32Keys }) as never),
+      loadLog: readOnly ? undefined : (env.openDB({ name: 'loadLog', encoding: 'binary', keyEncoding: 'binary' } as object as { name: string }) as never),
     };
   } catch (error) {
     if (readOnly) throw new Error(`not a Quiver store (or not initialized yet): ${(error as Error).message}`, { cause: error });

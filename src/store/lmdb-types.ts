@@ -39,7 +39,8 @@ export interface KvDatabase<K, V> {
   /** Every value under one key (dupsort databases). */
   getValues(key: K, options?: ReadOptions): Iterable<V>;
   putSync(key: K, value: V, flags?: PutFlags): boolean;
-  removeSync(key: K): boolean;
+  /** Removes the key; in a dupsort database with `value`, only that one of its values. */
+  removeSync(key: K, value?: V): boolean;
   /** Removes every entry (inside the current write transaction). */
   clearSync(): void;
 }

@@ -26,6 +26,7 @@ import { META, PendingCounts, readMeta, readStatistics, encodeCount } from './st
 import type { StoreContext } from './store-context.js';
 import { SpilledRuns, loadMemoryEntries } from './spilled-runs.js';
 import { WriteCheckpoints } from './write-checkpoints.js';
+import type { NewQuadLog } from './load-undo.js';
 
 const EMPTY_VALUE = Buffer.alloc(0);
 const NO_OVERWRITE = { noOverwrite: true };
@@ -45,6 +46,8 @@ const DEFAULT_GRAPH_KEY_BYTE = 0x44;
 export interface BulkLoadOptions {
   /** Where held-back entries past the memory limit go as sorted run files (created when needed). */
   readonly runsDirectory: string;
+  /** Into a store that held data: logs the new quads the load's undo could not find otherwise. */
+  readonly newQuadLog?: NewQuadLog;
 }
 
 /** Tracks which terms are currently subjects (or objects) somewhere in the store. */
@@ -99,6 +102,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   private readonly deferredDefault: DeferredQuads;
   private readonly deferredNamed: DeferredQuads;
   private finished = false;
+  private readonly newQuadLog: NewQuadLog | undefined;
 
   constructor(
     context: StoreContext,
@@ -114,6 +118,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.deferredDefault = new DeferredQuads(limit, DEFAULT_INDEXES[0].order, defaultOrders, spilled('default', defaultOrders));
     this.deferredNamed = new DeferredQuads(limit, GRAPH_FIRST_INDEXES[0].order, namedOrders, spilled('named', namedOrders));
     if (bulk) this.dictionaryWriter.spillTo(bulk.runsDirectory);
+    this.newQuadLog = bulk?.newQuadLog;
     this.firstNewId = this.nextId = readMeta(context.dbs.meta, this.reads, META.nextId);
     const handle = (layout: IndexLayout): IndexHandle => indexHandle(context.index(layout.name), layout);
     this.defaultIndexes = DEFAULT_INDEXES.map(handle);
@@ -222,6 +227,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const newObject = this.objects.added(o);
     const indexes = g === DEFAULT_GRAPH_ID ? this.defaultIndexes : this.namedIndexes;
     if (!this.put(indexes[0], s, p, o, g, true)) return false;
+    this.newQuadLog?.record(Uint32Array.of(s, p, o, g), 0, 1);
     for (let i = 1; i < indexes.length; i++) this.put(indexes[i], s, p, o, g, false);
     if (g !== DEFAULT_GRAPH_ID) this.ensureGraph(g);
     this.counts.countNewQuad(s, p, o, g);
@@ -299,6 +305,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     const fresh = deferred.reserve(count);
     const first = deferred.count;
     const added = writePrimary(indexes[0], batch, count, fresh, first);
+    this.newQuadLog?.record(fresh, first, added);
     this.countAdded(fresh, first, added);
     deferred.count += added;
     deferred.sealRun();

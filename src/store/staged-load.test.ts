@@ -73,8 +73,6 @@ test('a staged load into an empty store has the effect of one transaction, stati
     assert.deepEqual(a.statistics(), b.statistics());
     a.release();
     b.release();
-    // The store is not empty any more: the next load is a single transaction.
-    assert.equal(staged.beginStagedLoad(), undefined);
     assert.equal(
       staged.write(() => 'writable again'),
       'writable again',
@@ -188,45 +186,81 @@ async function withMemoryCap<T>(entries: number | undefined, fn: () => Promise<T
 const STAGES = 12;
 const QUADS_PER_STAGE = 3000;
 
+interface StagedLoadOptions {
+  failAt?: number;
+  duringLoad?: () => void;
+  heldBackPerTransaction?: number;
+  /** Into a store that holds loadInStages' default load: see stageQuads. */
+  intoData?: boolean;
+  /** One transaction instead of stages (what a staged load must equal). */
+  single?: boolean;
+  /** Throws after this many transactions of the held-back writes: a load that dies there. */
+  dieInHeldBackAfter?: number;
+}
+
 /**
- * Loads quads in stages as the file loader does: term keys as UTF-8 bytes with their hashes, all new
- * in the first half; in the second half each key is looked up first (a parser that forgot which keys
- * it sent), so keys held back, spilled or written are all found again. A tenth of the quads are in
- * named graphs. `failAt`: the stage that throws half way.
+ * Loads quads in stages as the file loader does (see stageQuads). `failAt`: the stage that throws
+ * half way, and the load is aborted.
  */
-async function loadInStages(store: LmdbQuadStore, options: { failAt?: number; duringLoad?: () => void; heldBackPerTransaction?: number } = {}): Promise<void> {
+async function loadInStages(store: LmdbQuadStore, options: StagedLoadOptions = {}): Promise<void> {
+  const quads = new StageQuads(options);
+  if (options.single) {
+    await store.writeAsync(async (w) => {
+      for (let stage = 0; stage < STAGES; stage++) quads.add(w as LmdbStoreWriter, stage);
+    });
+    return;
+  }
   const load = store.beginStagedLoad()!;
-  const random = seededRandom(11);
-  const hash = new Uint32Array(2);
-  const idOf = (w: LmdbStoreWriter, n: number, lookUp: boolean) => {
-    const bytes = Buffer.from(termKey(n % 7 === 0 ? literal(`value ${n}`) : namedNode(`http://example.org/r${n}`)), 'utf8');
-    hashTermKeyBytes(bytes, 0, bytes.length, hash);
-    return lookUp ? w.internKeyBytes(bytes, hash[0], hash[1]) : w.internNewKeyBytes(bytes, hash[0], hash[1]);
-  };
-  let sent = 0;
   try {
-    for (let stage = 0; stage < STAGES; stage++) {
-      await load.stage(async (w) => {
-        const lookUp = stage >= STAGES / 2;
-        const batch = new Uint32Array(QUADS_PER_STAGE * 4);
-        for (let i = 0; i < QUADS_PER_STAGE; i++) {
-          if (stage === options.failAt && i === QUADS_PER_STAGE / 2) throw new Error('bad data half way');
-          // New terms go up with the load; a looked-up term may be any sent before.
-          const pick = () => (lookUp && random() < 0.7 ? Math.floor(random() * sent) : sent++);
-          const s = idOf(w, pick(), lookUp);
-          const p = idOf(w, 1_000_000 + Math.floor(random() * 20), lookUp || sent > 20);
-          const o = idOf(w, pick(), lookUp);
-          const g = random() < 0.1 ? idOf(w, 2_000_000 + Math.floor(random() * 3), lookUp || sent > 40) : DEFAULT_GRAPH_ID;
-          batch.set([s, p, o, g], i * 4);
-        }
-        w.addAll(batch);
-        options.duringLoad?.();
-      });
-    }
-    load.finish(options.heldBackPerTransaction);
+    for (let stage = 0; stage < STAGES; stage++) await load.stage(async (w) => quads.add(w, stage));
+    load.finish(options.heldBackPerTransaction, options.dieInHeldBackAfter);
   } catch (error) {
-    load.abort();
+    if (options.dieInHeldBackAfter === undefined) load.abort();
     throw error;
+  }
+}
+
+/**
+ * The quads of one stage, term keys as UTF-8 bytes with their hashes as the file loader sends them.
+ * Into an empty store: all new in the first half; in the second half each key is looked up first (a
+ * parser that forgot which keys it sent), so keys held back, spilled or written are all found
+ * again. Into data (`intoData`): every key is looked up, new ones are numbered past the first load's,
+ * and most terms are the first load's, so many quads hold only old terms; five predicates and one
+ * graph are new. A tenth of the quads are in named graphs.
+ */
+class StageQuads {
+  private readonly random: () => number;
+  private readonly hash = new Uint32Array(2);
+  private sent: number;
+
+  constructor(private readonly options: StagedLoadOptions) {
+    this.random = seededRandom(options.intoData ? 12 : 11);
+    this.sent = options.intoData ? 100_000 : 0;
+  }
+
+  add(w: LmdbStoreWriter, stage: number): void {
+    const random = this.random;
+    const intoData = this.options.intoData === true;
+    const lookUp = intoData || stage >= STAGES / 2;
+    const batch = new Uint32Array(QUADS_PER_STAGE * 4);
+    for (let i = 0; i < QUADS_PER_STAGE; i++) {
+      if (stage === this.options.failAt && i === QUADS_PER_STAGE / 2) throw new Error('bad data half way');
+      // New terms go up with the load; a looked-up term may be any sent before.
+      const pick = () => (lookUp && random() < 0.7 ? Math.floor(random() * this.sent) : this.sent++);
+      const s = this.idOf(w, pick(), lookUp);
+      const p = this.idOf(w, 1_000_000 + Math.floor(random() * (intoData ? 25 : 20)), lookUp || this.sent > 20);
+      const o = this.idOf(w, pick(), lookUp);
+      const g = random() < 0.1 ? this.idOf(w, 2_000_000 + Math.floor(random() * (intoData ? 4 : 3)), lookUp || this.sent > 40) : DEFAULT_GRAPH_ID;
+      batch.set([s, p, o, g], i * 4);
+    }
+    w.addAll(batch);
+    this.options.duringLoad?.();
+  }
+
+  private idOf(w: LmdbStoreWriter, n: number, lookUp: boolean): number {
+    const bytes = Buffer.from(termKey(n % 7 === 0 ? literal(`value ${n}`) : namedNode(`http://example.org/r${n}`)), 'utf8');
+    hashTermKeyBytes(bytes, 0, bytes.length, this.hash);
+    return lookUp ? w.internKeyBytes(bytes, this.hash[0], this.hash[1]) : w.internNewKeyBytes(bytes, this.hash[0], this.hash[1]);
   }
 }
 
@@ -326,6 +360,117 @@ test('a staged load that fails after spilling leaves the store empty and no run 
     });
   });
 });
+
+/** A store at `path` with loadInStages' default load, and its databases' contents. */
+async function storeWithData(path: string): Promise<Record<string, string[]>> {
+  const store = openStore({ path }) as LmdbQuadStore;
+  try {
+    await loadInStages(store);
+  } finally {
+    await store.close();
+  }
+  return databaseContents(path);
+}
+
+test('a staged load into a store with data has the effect of one transaction, statistics and dictionary included', async () => {
+  await withDirectory(async (dir) => {
+    const contents: Record<string, string[]>[] = [];
+    for (const [name, options] of [
+      ['single', { single: true }],
+      ['staged', {}],
+      ['staged, spilling, held back in many transactions', { cap: 1000, heldBackPerTransaction: 5000 }],
+    ] as const) {
+      const path = join(dir, name);
+      await storeWithData(path);
+      await withMemoryCap('cap' in options ? options.cap : undefined, async () => {
+        const store = openStore({ path }) as LmdbQuadStore;
+        try {
+          await loadInStages(store, { ...options, intoData: true });
+        } finally {
+          await store.close();
+        }
+      });
+      contents.push(await databaseContents(path));
+    }
+    const [single, ...staged] = contents;
+    assert.equal(single.loadLog, undefined, 'databaseContents does not list the log');
+    for (const other of staged) {
+      for (const name of ['spo', 'pos', 'osp', 'gspo', 'gpos', 'gosp', 'spog', 'posg', 'ospg', 'id2term', 'graphs'])
+        assert.deepEqual(other[name], single[name], name);
+      // The term -> ID entries are the same set, the counts the same figures.
+      assert.deepEqual([...other.term2id].sort(), [...single.term2id].sort());
+      assert.deepEqual(other.meta, single.meta);
+      assert.deepEqual(other.predicates, single.predicates);
+    }
+  });
+});
+
+test('a staged load into a store with data that fails leaves every database as it was, and no log', async () => {
+  await withDirectory(async (dir) => {
+    for (const cap of [undefined, 1000]) {
+      const path = join(dir, `store-${cap ?? 'default'}`);
+      const before = await storeWithData(path);
+      await withMemoryCap(cap, async () => {
+        const store = openStore({ path }) as LmdbQuadStore;
+        try {
+          await assert.rejects(loadInStages(store, { intoData: true, failAt: 8 }), /bad data half way/);
+          assert.equal(existsSync(join(path, LOAD_RUNS_DIRECTORY)), false);
+        } finally {
+          await store.close();
+        }
+      });
+      assert.deepEqual(await databaseContents(path), before);
+      assert.equal(await loadLogEntries(path), 0);
+    }
+  });
+});
+
+test('opening a store whose staged load into data died undoes it: killed in the stages or in the held-back writes', async () => {
+  await withDirectory(async (dir) => {
+    for (const where of ['stages', 'held-back writes'] as const) {
+      const path = join(dir, where);
+      const before = await storeWithData(path);
+      const store = openStore({ path }) as LmdbQuadStore;
+      if (where === 'stages') {
+        const load = store.beginStagedLoad()!;
+        const quads = new StageQuads({ intoData: true });
+        for (let stage = 0; stage < 5; stage++) await load.stage(async (w) => quads.add(w, stage));
+        assert.ok((await loadLogEntriesOf(store)) > 0, 'quads of old terms were logged');
+      } else {
+        await assert.rejects(loadInStages(store, { intoData: true, heldBackPerTransaction: 5000, dieInHeldBackAfter: 3 }), /died after 3/);
+      }
+      await closeAsIfKilled(store, path);
+      const reopened = openStore({ path });
+      await reopened.close();
+      assert.deepEqual(await databaseContents(path), before, where);
+      // The undo is idempotent: the store opens as before again, and takes the same load to the end.
+      const again = openStore({ path }) as LmdbQuadStore;
+      try {
+        await loadInStages(again, { intoData: true });
+        assert.ok(again.reader().statistics().quadCount > 0);
+      } finally {
+        await again.close();
+      }
+    }
+  });
+});
+
+/** Entries of the load's log in a closed store. */
+async function loadLogEntries(path: string): Promise<number> {
+  const env = open({ path, maxDbs: 32, readOnly: true });
+  try {
+    return env.openDB({ name: 'loadLog', encoding: 'binary', keyEncoding: 'binary' }).getKeysCount();
+  } finally {
+    await env.close();
+  }
+}
+
+/** Entries of the log of a store open in this process, in its latest commit. */
+async function loadLogEntriesOf(store: LmdbQuadStore): Promise<number> {
+  const context = (store as unknown as { context: { dbs: { loadLog: { getKeysCount(range: object): number } }; env: { resetReadTxn(): void } } }).context;
+  context.env.resetReadTxn();
+  return context.dbs.loadLog.getKeysCount({});
+}
 
 test('opening a store clears the run files of a load that died, and stray ones a finished load left', async () => {
   await withDirectory(async (dir) => {

@@ -9,12 +9,15 @@ import { TermCache } from './term-cache.js';
 import type { IdIndexDatabase } from './lmdb-types.js';
 import type { IdToTermDatabase, TermToIdDatabase } from './term-dictionary.js';
 import type { StatisticsDatabases } from './statistics.js';
+import type { LoadLogDatabase } from './load-undo.js';
 
 export interface StoreDatabases extends StatisticsDatabases {
   /** Permutation indexes by layout name (spo, pos, osp, gspo, ...). */
   readonly indexes: ReadonlyMap<string, IdIndexDatabase>;
   readonly idToTerm: IdToTermDatabase;
   readonly termToId: TermToIdDatabase;
+  /** A staged load's log of new quads made of old terms (load-undo.ts); opened by writable handles only. */
+  readonly loadLog?: LoadLogDatabase;
 }
 
 /** Entries kept by the term -> ID cache; a few MB, enough for the vocabulary and hot resources. */
