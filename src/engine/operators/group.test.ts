@@ -69,6 +69,8 @@ describe('Group: keys bound for joins, counts on IDs', () => {
         (:ints 1) (:ints 2)
         (:decimals 0.10) (:decimals 0.20)
         (:mixed 1) (:mixed 2.5) (:mixed 1.0E0)
+        (:doubleFirst 1.5E0) (:doubleFirst 2) (:doubleFirst 0.25) (:doubleFirst "0.5"^^<http://www.w3.org/2001/XMLSchema#float>)
+        (:doubleThenWord 1.0E0) (:doubleThenWord 2) (:doubleThenWord "x")
         (:floats "0.1"^^<http://www.w3.org/2001/XMLSchema#float>) (:floats 1)
         (:word 1) (:word "x")
         (:unbound 1) (:unbound UNDEF)
@@ -81,6 +83,9 @@ describe('Group: keys bound for joins, counts on IDs', () => {
       rows,
       [
         literalRow('decimals', 'Literal:0.3', 'Literal:0.15'),
+        // A double total takes every other numeric type in double addition.
+        literalRow('doubleFirst', 'Literal:4.25E0', 'Literal:1.0625E0'),
+        literalRow('doubleThenWord', '-', '-'),
         literalRow('duration', '-', '-'),
         literalRow('floats', 'Literal:1.1E0', 'Literal:5.5E-1'),
         literalRow('ints', 'Literal:3', 'Literal:1.5'),
