@@ -40,6 +40,12 @@ class QueryWorker {
   job?: QueryJob;
   private graceTimer?: NodeJS.Timeout;
   retired = false;
+  /**
+   * From the end of a job until the worker says it has settled: it may still be collecting the
+   * job's garbage (heap-release.ts), two full collections that took ~280 ms after an aggregate over
+   * ten million rows, which a query given to it meanwhile would wait for.
+   */
+  settling = false;
   /** Gives back the job's share of the process memory budget, when it took one. */
   releaseMemory?: () => void;
 
@@ -67,6 +73,7 @@ class QueryWorker {
   }
 
   jobOver(): void {
+    this.settling = true;
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.job = undefined;
@@ -169,7 +176,8 @@ export class QueryPool {
     }
     this.workers.add(w);
     worker.on('message', (reply: QueryWorkerReply) => {
-      if ('jobId' in reply && w.job?.id === reply.jobId) w.job.receive(reply);
+      if (reply.type === 'settled') w.settling = false;
+      else if ('jobId' in reply && w.job?.id === reply.jobId) w.job.receive(reply);
     });
     worker.on('error', (error: Error & { code?: string }) => this.workerDied(w, crashReason(error)));
     worker.on('exit', (code) => this.workerDied(w, new EvaluationError(`a query worker exited (code ${code})`)));
@@ -177,8 +185,7 @@ export class QueryPool {
   }
 
   private idleWorker(): QueryWorker | undefined {
-    for (const w of this.workers) if (w.idle) return w;
-    return undefined;
+    return pickIdleWorker(this.workers);
   }
 
   private dispatch(w: QueryWorker, job: QueryJob, reservation: Reservation): void {
@@ -299,4 +306,19 @@ function crashReason(error: Error & { code?: string }): QuiverError {
     return new ResourceLimitError('the query ran out of memory: it needs more than its memory budget allows its worker');
   }
   return new EvaluationError(`a query worker crashed: ${error.message}`);
+}
+
+/**
+ * An idle worker, preferring one that has settled after its last job: the same worker again when
+ * it has (it keeps its join tables and term cache warm for a lone client's next query), another
+ * one while it may be collecting the last job's garbage, and a settling one when no other is idle.
+ */
+export function pickIdleWorker<W extends { readonly idle: boolean; readonly settling: boolean }>(workers: Iterable<W>): W | undefined {
+  let settling: W | undefined;
+  for (const w of workers) {
+    if (!w.idle) continue;
+    if (!w.settling) return w;
+    settling ??= w;
+  }
+  return settling;
 }

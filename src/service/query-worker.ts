@@ -94,8 +94,10 @@ async function runJob(job: RunQueryMessage): Promise<void> {
   } catch (error) {
     post({ type: 'error', jobId, error: serializeError(error) });
   } finally {
-    // After the job's last message, so its client does not wait for it.
+    // After the job's last message, so its client does not wait for it; the pool learns when it is
+    // done, and meanwhile gives the next query to another worker if one is idle.
     releaseGarbageAfterJob();
+    post({ type: 'settled' });
   }
 }
 

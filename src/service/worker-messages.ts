@@ -67,7 +67,9 @@ export type QueryWorkerReply =
       document?: Uint8Array;
     }
   | { type: 'end'; jobId: number; busyMs?: number }
-  | { type: 'error'; jobId: number; error: SerializedError };
+  | { type: 'error'; jobId: number; error: SerializedError }
+  /** After a job's last message: the worker has given back the job's garbage and is ready (query-pool.ts). */
+  | { type: 'settled' };
 
 export interface WriterWorkerData {
   path?: string;
