@@ -103,6 +103,12 @@ export class ExecContext {
     this.memoryUsed = Math.max(0, this.memoryUsed - bytes);
   }
 
+  /** What the memory budget has left (Infinity without a budget). */
+  get memoryLeft(): number {
+    const budget = this.limits.memoryBudget;
+    return budget === undefined ? Infinity : Math.max(0, budget - this.memoryUsed);
+  }
+
   /** Accounts for memory a sort, group or hash table is about to hold. */
   reserve(bytes: number): void {
     this.memoryUsed += bytes;

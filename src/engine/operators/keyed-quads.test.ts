@@ -1,6 +1,6 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cachedKeyedQuads, KeyedQuads, keyedQuadsFor, OrderedProbes, setJoinTableCacheBytes } from './keyed-quads.js';
+import { cachedKeyedQuads, KeyedQuads, keyedQuadsFor, OrderedProbes, setJoinTableCacheBytes, sortByKey } from './keyed-quads.js';
 import { ExecContext } from '../exec-context.js';
 import type { StoreReader } from '../../store/index.js';
 
@@ -34,6 +34,31 @@ describe('KeyedQuads', () => {
       for (const absent of [0, 2, keys[size - 1] + 1, 2 ** 40]) assert.deepEqual(matches(table, absent), []);
     });
   }
+});
+
+describe('sortByKey', () => {
+  it('orders quads by key as a stable comparison sort does, values along, over the whole range of term IDs', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const [size, distinct, writes] of [
+      [0, 1, 1],
+      [1, 1, 2],
+      [1000, 10, 1],
+      [70_000, 70_000, 2],
+    ]) {
+      // Keys that differ only in their low bits, only in their high bits, and near 2^32.
+      const pool = Array.from({ length: distinct }, (_, i) => [i + 1, ((i % 65_535) + 1) * 65_536, 2 ** 32 - 1 - i][i % 3]);
+      const keys = Float64Array.from({ length: size }, () => pool[Math.floor(random() * distinct)]);
+      // Each quad's values name the quad, so that the expected order is checked on them too.
+      const values = Float64Array.from({ length: size * writes }, (_, i) => Math.floor(i / writes) * 10 + (i % writes));
+      const order = Array.from(keys.keys()).sort((a, b) => keys[a] - keys[b]);
+      const expectedKeys = order.map((i) => keys[i]);
+      const expectedValues = order.flatMap((i) => Array.from(values.subarray(i * writes, (i + 1) * writes)));
+      sortByKey(keys, values, writes);
+      assert.deepEqual(Array.from(keys), expectedKeys);
+      assert.deepEqual(Array.from(values), expectedValues);
+    }
+  });
 });
 
 describe('OrderedProbes', () => {

@@ -198,7 +198,7 @@ export class PatternScan extends Operator {
    * products' look-ups of their 22 features each read as many quads as the table holds.)
    */
   private worthHashing(batch: Batch, rowsAhead: number, ctx: ExecContext): boolean {
-    if (rowsAhead < MIN_ROWS_TO_HASH || !(this.constantMatches <= MAX_HASHED_QUADS) || !ctx.fastPath('hashJoins')) return false;
+    if (rowsAhead < MIN_ROWS_TO_HASH || !this.tableFits(ctx) || !ctx.fastPath('hashJoins')) return false;
     if (this.repeats.length > 0 || this.graph.kind === 'slot') return false;
     if (!(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return false;
     if (this.constantMatches <= rowsAhead * QUADS_PER_LOOKUP) return true;
@@ -207,6 +207,16 @@ export class PatternScan extends Operator {
     const { rows, quads } = this.lookupCosts(ctx);
     const quadsPerRow = rows > 0 ? quads / rows : 0;
     return this.constantMatches <= (rows + rowsAhead) * (QUADS_PER_LOOKUP + quadsPerRow);
+  }
+
+  /**
+   * Whether the constants' quads fit a hash table: at most half of what the query's memory budget
+   * has left, at the most a table can take a quad, and a bound on the size whatever the budget. (A fixed million quads left BSBM 100k's 2,000,000 offers to a look-up each: 2.1 s for
+   * a09's MINUS over them, 0.5 s by hash.)
+   */
+  private tableFits(ctx: ExecContext): boolean {
+    const quads = this.constantMatches;
+    return quads <= MAX_HASHED_QUADS && quads * TABLE_BYTES_PER_QUAD * 2 <= ctx.memoryLeft;
   }
 
   private addLookupCosts(ctx: ExecContext, rows: number, quads: number): void {
@@ -426,7 +436,13 @@ const QUADS_PER_LOOKUP = 8;
 /** Quads of the predicate a batch's solutions may cost to index (the index then serves later queries too). */
 const QUADS_PER_INDEXED_ROW = 64;
 /** A bound on the hash table's size. */
-const MAX_HASHED_QUADS = 1_000_000;
+const MAX_HASHED_QUADS = 16_000_000;
+/**
+ * The most a table can take a quad: its key and two values (8 bytes each), and a hash bucket of
+ * three 32-bit numbers at a load of a half to a quarter when every quad has a key of its own
+ * (keyed-quads.ts).
+ */
+const TABLE_BYTES_PER_QUAD = 24 + 48;
 
 function constantOf(t: PatternTerm): TermId {
   return t.kind === 'id' ? t.id : 0;
