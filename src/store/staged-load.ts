@@ -121,8 +121,7 @@ export class StagedLoad {
   abort(): void {
     if (this.done) return;
     try {
-      // The writer's held-back entries are not in the store: only what the stages committed is undone.
-      this.writer.abandon();
+      // Only what the stages committed is undone; end() drops what the writer still holds back.
       undo(this.context, this.firstNewId);
     } finally {
       this.end();

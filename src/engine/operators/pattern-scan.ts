@@ -211,8 +211,9 @@ export class PatternScan extends Operator {
 
   /**
    * Whether the constants' quads fit a hash table: at most half of what the query's memory budget
-   * has left, at the most a table can take a quad, and a bound on the size whatever the budget. (A fixed million quads left BSBM 100k's 2,000,000 offers to a look-up each: 2.1 s for
-   * a09's MINUS over them, 0.5 s by hash.)
+   * has left, at the most a table can take a quad, and a bound on the size whatever the budget.
+   * (A fixed million quads left BSBM 100k's 2,000,000 offers to a look-up each: 2.1 s for a09's
+   * MINUS over them, 0.5 s by hash.)
    */
   private tableFits(ctx: ExecContext): boolean {
     const quads = this.constantMatches;
