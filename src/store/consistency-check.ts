@@ -13,7 +13,7 @@ import { open } from 'lmdb';
 import { termFromKey } from '../rdf/index.js';
 import { DEFAULT_GRAPH_ID, FIRST_TERM_ID } from './quad-store.js';
 import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, type IndexLayout } from './index-layout.js';
-import { dictionaryKeyOf } from './term-dictionary.js';
+import { dictionaryKeyOf, prefixTexts, storedTermKey } from './term-dictionary.js';
 import { META, decodeCount } from './statistics.js';
 import { DistinctSketch, decodeSketchPair } from './distinct-sketch.js';
 import { decodePredicateFigures } from './predicate-distincts.js';
@@ -43,9 +43,12 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     // The dictionary, id -> term key, and no term under two IDs.
     const keysById = new Map<number, string>();
     const idsByKey = new Map<string, number>();
-    for (const { key, value } of uint32('id2term').getRange({})) {
+    const id2term = uint32('id2term');
+    const prefixText = prefixTexts((id) => id2term.getBinary(id) as Uint8Array | undefined);
+    for (const { key, value } of id2term.getRange({})) {
       const id = key as unknown as number;
-      const text = Buffer.from(value as Uint8Array).toString('utf8');
+      const stored = Buffer.from(value as Uint8Array);
+      const text = storedTermKey(stored, stored.length, prefixText);
       keysById.set(id, text);
       const twin = idsByKey.get(text);
       if (twin !== undefined) problem(`term ${text} has two IDs, ${twin} and ${id}`);

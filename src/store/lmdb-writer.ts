@@ -129,7 +129,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   }
 
   protected override makeDictionary(): DictionaryWriter {
-    return new DictionaryWriter(this.context.dbs.idToTerm, this.context.dbs.termToId, this.reads);
+    return new DictionaryWriter(this.context.dbs.idToTerm, this.context.dbs.termToId, this.reads, () => this.issueId());
   }
 
   private get dictionaryWriter(): DictionaryWriter {
@@ -159,12 +159,16 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
       if (this.isCommittedId(known)) this.context.idsByKey.set(key, known);
       return known;
     }
-    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
-    this.checkpoints.advance();
-    const id = this.nextId++;
-    this.dictionaryWriter.insert(key, id);
+    const id = this.dictionaryWriter.insert(key);
     this.newTermIds.set(key, id);
     return id;
+  }
+
+  /** The next term ID, for a term or a prefix the dictionary stores. */
+  private issueId(): TermId {
+    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
+    this.checkpoints.advance();
+    return this.nextId++;
   }
 
   /**
@@ -175,11 +179,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   internNewKey(key: string): TermId {
     this.checkOpen();
     if (key === 'D') return DEFAULT_GRAPH_ID;
-    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
-    this.checkpoints.advance();
-    const id = this.nextId++;
-    this.dictionaryWriter.insertDeferred(key, id);
-    return id;
+    return this.dictionaryWriter.insertDeferred(key);
   }
 
   /**
@@ -190,11 +190,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   internNewKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
     this.checkOpen();
     if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
-    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
-    this.checkpoints.advance();
-    const id = this.nextId++;
-    this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
-    return id;
+    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow);
   }
 
   /**
@@ -206,11 +202,7 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
     this.checkOpen();
     const known = this.dictionaryWriter.idOfKeyBytes(keyBytes, hashHigh, hashLow);
     if (known !== undefined) return known;
-    if (this.nextId >= QUERY_LOCAL_ID_BASE) throw new RangeError('the dictionary is full (2^32 terms)');
-    this.checkpoints.advance();
-    const id = this.nextId++;
-    this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, id);
-    return id;
+    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow);
   }
 
   /** Whether the dictionary was empty when this transaction began. */

@@ -22,7 +22,7 @@
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import { DEFAULT_INDEXES, GRAPH_FIRST_INDEXES, GRAPH_LAST_INDEXES, lastKey, type IndexLayout } from './index-layout.js';
 import { fillKey, indexHandle, type IndexHandle } from './sorted-index-writes.js';
-import { dictionaryKeyOf, encodeId } from './term-dictionary.js';
+import { dictionaryKeyOf, encodeId, prefixTexts, storedTermKey } from './term-dictionary.js';
 import type { QuadBatch } from './sorted-keys.js';
 import type { StoreContext } from './store-context.js';
 import type { KvDatabase } from './lmdb-types.js';
@@ -201,13 +201,21 @@ function deleteLoggedQuads(families: IndexHandle[][], log: LoadLogDatabase, limi
   return keys.length > 0;
 }
 
-/** Removes up to `limit` of the terms from `firstNewId` on, both directions; false once none are left. */
+/**
+ * Removes up to `limit` of the terms from `firstNewId` on, both directions; false once none are left.
+ * From the top down: a shared prefix's ID is below those of the terms stored after it
+ * (term-prefixes.ts), so it is there to decode them for as long as they are.
+ */
 function removeNewTerms(context: StoreContext, firstNewId: TermId, limit: number): boolean {
   const { idToTerm, termToId } = context.dbs;
-  const terms = [...idToTerm.getRange({ start: firstNewId, limit })].map(({ key, value }) => ({ id: key, text: Buffer.from(value).toString('utf8') }));
-  for (const { id, text } of terms) {
-    termToId.removeSync(dictionaryKeyOf(text), encodeId(id));
+  const prefixText = prefixTexts((id) => idToTerm.get(id));
+  const entries = [...idToTerm.getRange({ start: 0xffffffff, end: firstNewId - 1, reverse: true, limit })].map(({ key, value }) => ({
+    id: key,
+    value: Buffer.from(value),
+  }));
+  for (const { id, value } of entries) {
+    termToId.removeSync(dictionaryKeyOf(storedTermKey(value, value.length, prefixText)), encodeId(id));
     idToTerm.removeSync(id);
   }
-  return terms.length > 0;
+  return entries.length > 0;
 }

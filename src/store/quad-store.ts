@@ -47,7 +47,7 @@ export interface StoreStatistics {
    */
   predicateSubjects?: ReadonlyMap<TermId, number>;
   predicateObjects?: ReadonlyMap<TermId, number>;
-  /** Number of terms in the dictionary. */
+  /** Number of entries in the dictionary: every term interned, and the prefixes they share (term-prefixes.ts). */
   termCount: number;
 }
 

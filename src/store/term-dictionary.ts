@@ -15,7 +15,9 @@ import type { SnapshotReads } from './snapshot-reads.js';
 import { LITTLE_ENDIAN, NativePuts, PUT_APPEND, bigEndianWord } from './lmdb-native/native-put.js';
 import { SortedRuns } from './sorted-runs.js';
 import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
-import { hashTermKey } from './term-hash.js';
+import { hashTermKey, hashTermKeyBytes } from './term-hash.js';
+import { PREFIXED_HEADER, PREFIXED_TERM, PrefixTable, SEEN_ONCE, prefixEnd, prefixEntryKey, prefixIdOf, prefixTextOfEntry } from './term-prefixes.js';
+import { CODED_TERM, MIN_CODED_BYTES, codedTermValue, decodedTermBytes } from './term-text-code.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
@@ -51,8 +53,43 @@ function decodeId(bytes: Uint8Array): TermId {
   return ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
 }
 
-function decodeText(bytes: Buffer): string {
-  return bytes.toString('utf8', 0, bytes.length);
+/**
+ * The term key of a value of the id -> term database, with `prefixText` giving a prefix ID's text.
+ * A value is the key's UTF-8 (all of them in stores written before prefixes and codes), a prefixed
+ * term or a prefix's entry (term-prefixes.ts), or a coded literal (term-text-code.ts).
+ */
+export function storedTermKey(value: Uint8Array, length: number, prefixText: (id: number) => string): string {
+  const bytes = Buffer.from(value.buffer, value.byteOffset, length);
+  const tag = bytes[0];
+  if (tag === CODED_TERM) {
+    const decoded = decodedTermBytes(bytes, length);
+    return Buffer.from(decoded.buffer, decoded.byteOffset, decoded.length).toString('utf8');
+  }
+  if (tag !== PREFIXED_TERM) return bytes.toString('utf8', 0, length);
+  // The rest first: resolving the prefix may read the store, which may reuse the value's buffer.
+  const rest = bytes.toString('utf8', PREFIXED_HEADER, length);
+  return prefixText(prefixIdOf(bytes)) + rest;
+}
+
+/** `prefixText` for storedTermKey over plain reads of the id -> term database, each prefix read once. */
+export function prefixTexts(read: (id: number) => Uint8Array | undefined): (id: number) => string {
+  const texts = new Map<number, string>();
+  return (id) => {
+    let text = texts.get(id);
+    if (text === undefined) {
+      const value = read(id);
+      if (value === undefined) throw new RangeError(`a stored term names prefix ${id}, which the store does not have`);
+      text = prefixTextOfEntry(value);
+      texts.set(id, text);
+    }
+    return text;
+  };
+}
+
+/** A prefix's text and UTF-8 bytes (term-prefixes.ts). */
+interface Prefix {
+  readonly text: string;
+  readonly bytes: Buffer;
 }
 
 /** Read access to the dictionary through one snapshot. */
@@ -62,6 +99,13 @@ export class DictionaryReader {
     protected readonly termToId: TermToIdDatabase,
     protected readonly reads: SnapshotReads,
   ) {}
+
+  /** The prefixes this snapshot has decoded terms with, by ID: a prefix ID names one prefix in a snapshot. */
+  private readonly prefixes = new Map<number, Prefix>();
+
+  protected knowsPrefix(id: TermId): boolean {
+    return this.prefixes.has(id);
+  }
 
   /** The ID of a canonical term key, or undefined. */
   idOfKey(key: string): TermId | undefined {
@@ -84,7 +128,20 @@ export class DictionaryReader {
   keyOfId(id: TermId): string | undefined {
     if (id === DEFAULT_GRAPH_ID) return DEFAULT_GRAPH_KEY;
     const found = this.reads.get(this.idToTerm, id);
-    return found === undefined ? undefined : decodeText(found);
+    return found === undefined ? undefined : storedTermKey(found, found.length, (prefixId) => this.prefix(prefixId).text);
+  }
+
+  /** A prefix by its ID, read once per snapshot. */
+  protected prefix(id: TermId): Prefix {
+    let prefix = this.prefixes.get(id);
+    if (prefix === undefined) {
+      const found = this.reads.get(this.idToTerm, id);
+      if (found === undefined) throw new RangeError(`a stored term names prefix ${id}, which the store does not have`);
+      const text = prefixTextOfEntry(found);
+      prefix = { text, bytes: Buffer.from(text, 'utf8') };
+      this.prefixes.set(id, prefix);
+    }
+    return prefix;
   }
 
   termOfId(id: TermId): Term | undefined {
@@ -101,7 +158,6 @@ export class DictionaryReader {
 const SPILLED_LOOKUP_LIMIT = 1 << 26;
 /** Held-back hashes sorted together as one run. */
 const PENDING_RUN = 1 << 16;
-const APPEND = { append: true };
 
 /** The dictionary inside the write transaction: adds entries. */
 export class DictionaryWriter extends DictionaryReader {
@@ -124,11 +180,25 @@ export class DictionaryWriter extends DictionaryReader {
   /** Bulk puts: term hash (8 bytes) -> id. */
   private readonly hashPuts = new NativePuts(this.termToId as never, 8, (key) => Buffer.from(key.buffer, key.byteOffset, 8));
 
-  /** Records a new term under a fresh ID; the caller has checked that the key is not there. */
-  insert(key: string, id: TermId): void {
+  constructor(
+    idToTerm: IdToTermDatabase,
+    termToId: TermToIdDatabase,
+    reads: SnapshotReads,
+    /** The next term ID, which the transaction's writer issues. */
+    private readonly newId: () => TermId,
+  ) {
+    super(idToTerm, termToId, reads);
+  }
+
+  /** Records a new term under a fresh ID, which it returns; the caller has checked that the key is not there. */
+  insert(key: string): TermId {
+    const keyBytes = Buffer.from(key, 'utf8');
+    const prefixId = this.prefixIdFor(keyBytes);
+    const id = this.newId();
     // A dupsort put adds this ID beside any other term's under the same hash.
     this.termToId.putSync(dictionaryKeyOf(key), encodeId(id));
-    this.appendTerm(key, id);
+    this.storeTerm(id, keyBytes, prefixId);
+    return id;
   }
 
   /**
@@ -136,21 +206,93 @@ export class DictionaryWriter extends DictionaryReader {
    * hash order (appended past the last hash), which costs far less than inserts at random places
    * and fills the B-tree's pages. Look-ups write the waiting entries first.
    */
-  insertDeferred(key: string, id: TermId): void {
+  insertDeferred(key: string): TermId {
+    const keyBytes = Buffer.from(key, 'utf8');
+    const prefixId = this.prefixIdFor(keyBytes);
+    const id = this.newId();
     hashTermKey(key, hashWords);
     this.holdBack(hashWords[0], hashWords[1], id);
-    this.appendTerm(key, id);
+    this.storeTerm(id, keyBytes, prefixId);
+    return id;
   }
 
   /**
    * `insertDeferred` of a key given as its UTF-8 bytes and its hash (hashTermKeyBytes), as the load's
    * parse worker sends them: no string, no hashing on this thread. The bytes are copied by the put.
    */
-  insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, id: TermId): void {
+  insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+    const prefixId = this.prefixIdFor(keyBytes);
+    const id = this.newId();
     this.holdBack(hashHigh, hashLow, id);
-    // lmdb-js' uint32 keys are in the platform's byte order.
+    this.storeTerm(id, keyBytes, prefixId);
+    return id;
+  }
+
+  /** This transaction's prefixes by their bytes, and the ones it met once (term-prefixes.ts). */
+  private readonly prefixTable = new PrefixTable();
+  private prefixedValue = new Uint8Array(256);
+
+  /**
+   * The ID of the shareable prefix of a new term's key, or 0 to store the key whole. A prefix gets
+   * its entry (and ID, before the term's: an undo removes terms from the top down) the second time
+   * a transaction meets it, so that a prefix of one term never costs an entry.
+   */
+  private prefixIdFor(keyBytes: Uint8Array): TermId {
+    const end = prefixEnd(keyBytes);
+    if (end === 0) return 0;
+    const table = this.prefixTable;
+    const entry = table.find(keyBytes, end);
+    if (entry < 0) {
+      if (table.full) return 0;
+      const stored = this.storedPrefixId(keyBytes, end);
+      table.add(keyBytes, end, stored ?? SEEN_ONCE);
+      return stored ?? 0;
+    }
+    const known = table.valueOf(entry);
+    if (known !== SEEN_ONCE) return known;
+    const prefixKey = prefixEntryKey(keyBytes, end);
+    hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
+    const id = this.newId();
+    this.holdBack(hashWords[0], hashWords[1], id);
+    this.storeTerm(id, prefixKey, 0);
+    table.setValue(entry, id);
+    return id;
+  }
+
+  /** The ID of a prefix's entry in the store (from an earlier transaction), if it has one. */
+  private storedPrefixId(keyBytes: Uint8Array, end: number): TermId | undefined {
+    const prefixKey = prefixEntryKey(keyBytes, end);
+    hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
+    return this.idOfKeyBytes(prefixKey, hashWords[0], hashWords[1]);
+  }
+
+  /** Puts the id -> term entry: the key whole, after its prefix's ID, or coded. */
+  private storeTerm(id: TermId, keyBytes: Uint8Array, prefixId: TermId): void {
+    let value = keyBytes;
+    if (prefixId !== 0) {
+      const end = this.prefix(prefixId).bytes.length;
+      value = this.prefixed(prefixId, keyBytes, end);
+    } else if (keyBytes.length >= MIN_CODED_BYTES && isLiteralKey(keyBytes)) {
+      value = codedTermValue(keyBytes) ?? keyBytes;
+    }
+    // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right
+    // edge. lmdb-js' uint32 keys are in the platform's byte order.
     this.termPuts.keyWords[0] = id;
-    this.termPuts.putBytes(keyBytes, PUT_APPEND);
+    this.termPuts.putBytes(value, PUT_APPEND);
+  }
+
+  /** The stored value of a key after a prefix of `end` bytes, in a buffer reused by the next call. */
+  private prefixed(prefixId: TermId, keyBytes: Uint8Array, end: number): Uint8Array {
+    const length = PREFIXED_HEADER + keyBytes.length - end;
+    if (this.prefixedValue.length < length) this.prefixedValue = new Uint8Array(Math.max(length, this.prefixedValue.length * 2));
+    const value = this.prefixedValue;
+    value[0] = PREFIXED_TERM;
+    value[1] = prefixId >>> 24;
+    value[2] = (prefixId >>> 16) & 0xff;
+    value[3] = (prefixId >>> 8) & 0xff;
+    value[4] = prefixId & 0xff;
+    value.set(keyBytes.subarray(end), PREFIXED_HEADER);
+    return value.subarray(0, length);
   }
 
   private holdBack(hashHigh: number, hashLow: number, id: TermId): void {
@@ -248,9 +390,23 @@ export class DictionaryWriter extends DictionaryReader {
 
   /** Whether the ID's stored term key is these UTF-8 bytes. */
   private hasKeyBytes(id: TermId, keyBytes: Uint8Array): boolean {
-    const found = this.reads.get(this.idToTerm, id);
+    let found = this.reads.get(this.idToTerm, id);
+    if (found === undefined) return false;
+    if (found[0] === CODED_TERM) {
+      const decoded = decodedTermBytes(found, found.length);
+      return decoded.length === keyBytes.length && Buffer.compare(decoded, keyBytes) === 0;
+    }
     // The read may be lmdb-js' shared buffer, longer than the value: its `length` is the value's.
-    return found !== undefined && found.length === keyBytes.length && found.compare(keyBytes, 0, keyBytes.length, 0, found.length) === 0;
+    if (found[0] !== PREFIXED_TERM) return found.length === keyBytes.length && found.compare(keyBytes, 0, keyBytes.length, 0, found.length) === 0;
+    const prefixId = prefixIdOf(found);
+    if (!this.knowsPrefix(prefixId)) {
+      this.prefix(prefixId);
+      found = this.reads.get(this.idToTerm, id)!;
+    }
+    const prefix = this.prefix(prefixId).bytes;
+    const end = prefix.length;
+    if (keyBytes.length !== end + found.length - PREFIXED_HEADER) return false;
+    return prefix.compare(keyBytes, 0, end) === 0 && found.compare(keyBytes, end, keyBytes.length, PREFIXED_HEADER, found.length) === 0;
   }
 
   override idOfKey(key: string): TermId | undefined {
@@ -342,11 +498,6 @@ export class DictionaryWriter extends DictionaryReader {
     for (const key of this.termToId.getKeys({ reverse: true, limit: 1 })) return [key.readUInt32BE(0), key.readUInt32BE(4)];
     return undefined;
   }
-
-  private appendTerm(key: string, id: TermId): void {
-    // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right edge.
-    this.idToTerm.putSync(id, Buffer.from(key, 'utf8'), APPEND);
-  }
 }
 
 /**
@@ -393,6 +544,12 @@ class SpilledLookup {
     for (let i = low; i < this.size && highs[i] === high; i++) if (matches(this.ids[i])) return this.ids[i];
     return undefined;
   }
+}
+
+/** Whether a term key (UTF-8) is a literal's: plain, with a language, or typed (rdf/terms.ts' termKey). */
+function isLiteralKey(keyBytes: Uint8Array): boolean {
+  const tag = keyBytes[0];
+  return tag === 0x22 /* " */ || tag === 0x40 /* @ */ || tag === 0x2f /* / */ || tag === 0x5e; /* ^ */
 }
 
 export function canonicalKey(term: Term): string {
