@@ -10,6 +10,7 @@ import { xsd } from '../rdf/vocabulary.js';
 import { checkStoreConsistency } from './consistency-check.js';
 import { openStore } from './lmdb-store.js';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from './quad-store.js';
+import { FORMAT_VERSION, META, decodeCount } from './statistics.js';
 
 const ex = (name: string) => namedNode(`http://example.org/${name}`);
 /**
@@ -58,6 +59,8 @@ test('a store written before RDF 1.2 opens, reads the same, and takes triple ter
     await store.close();
 
     store = openStore({ path });
+    const meta = (store as unknown as { context: { dbs: { meta: { getBinaryFast(key: string): Buffer | undefined } } } }).context.dbs.meta;
+    assert.equal(decodeCount(meta.getBinaryFast(META.formatVersion)!), FORMAT_VERSION, 'marked with the format it may now hold');
     assert.deepEqual(objectsOf(store, ex('r')), ['"مرحبا"@ar--rtl', '<<( <http://example.org/s> <http://example.org/p> "tagged"@en )>>']);
     assert.deepEqual(objectsOf(store, ex('s')), before, 'the old quads are untouched');
     await store.close();

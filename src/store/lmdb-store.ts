@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import type { QuadStore, StoreOptions, StoreReader, StoreWriter, WriteOptions } from './quad-store.js';
 import { ALL_INDEXES, idKeyEncoder } from './index-layout.js';
-import { FORMAT_VERSION, META, decodeCount, encodeCount } from './statistics.js';
+import { FORMAT_VERSION, META, READABLE_FORMATS, decodeCount, encodeCount } from './statistics.js';
 import { StoreContext, type StoreDatabases } from './store-context.js';
 import { LmdbStoreReader } from './lmdb-reader.js';
 import { LmdbStoreWriter } from './lmdb-writer.js';
@@ -229,14 +229,14 @@ function initializeFormat(context: StoreContext): void {
   if (stored !== undefined && decodeCount(stored) === FORMAT_VERSION) return;
   context.env.transactionSync(() => {
     const found = meta.getBinaryFast(META.formatVersion);
-    if (found === undefined) meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));
-    else if (decodeCount(found) !== FORMAT_VERSION) throw new Error(`unsupported store format ${decodeCount(found)}`);
+    if (found !== undefined && !READABLE_FORMATS.includes(decodeCount(found))) throw new Error(`unsupported store format ${decodeCount(found)}`);
+    meta.putSync(META.formatVersion, encodeCount(FORMAT_VERSION));
   });
 }
 
 function checkFormat(context: StoreContext): void {
   const found = context.dbs.meta.getBinaryFast(META.formatVersion);
-  if (found === undefined || decodeCount(found) !== FORMAT_VERSION) throw new Error('not a Quiver store, or an unsupported format');
+  if (found === undefined || !READABLE_FORMATS.includes(decodeCount(found))) throw new Error('not a Quiver store, or an unsupported format');
 }
 
 function isPromiseLike(value: unknown): boolean {

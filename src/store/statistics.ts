@@ -45,8 +45,14 @@ export type MetaKey = (typeof META)[keyof typeof META];
  * 2: the term -> id dictionary is keyed by a 64-bit hash (dupsort). Per-predicate distinct subjects
  * and objects came without a new version: a store without them reads and writes as before, and the
  * planner falls back to the store-wide figures for each predicate that lacks them.
+ * 3: id -> term values may be prefixed terms, prefix entries or coded literals (term-prefixes.ts,
+ * term-text-code.ts). A format 2 store is one whose values are all the key's UTF-8, which format 3
+ * reads as they are: it is marked 3 when opened for writing, so that older code refuses it rather
+ * than misreads the values written since.
  */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
+/** Formats this code reads: the ones before the current that it upgrades by marking alone. */
+export const READABLE_FORMATS: readonly number[] = [2, FORMAT_VERSION];
 
 export function encodeCount(n: number): Buffer {
   const bytes = Buffer.allocUnsafe(8);

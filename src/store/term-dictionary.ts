@@ -231,6 +231,8 @@ export class DictionaryWriter extends DictionaryReader {
   /** This transaction's prefixes by their bytes, and the ones it met once (term-prefixes.ts). */
   private readonly prefixTable = new PrefixTable();
   private prefixedValue = new Uint8Array(256);
+  /** Where the prefix that prefixIdFor last found ends in its key. */
+  private prefixEnd = 0;
 
   /**
    * The ID of the shareable prefix of a new term's key, or 0 to store the key whole. A prefix gets
@@ -240,6 +242,7 @@ export class DictionaryWriter extends DictionaryReader {
   private prefixIdFor(keyBytes: Uint8Array): TermId {
     const end = prefixEnd(keyBytes);
     if (end === 0) return 0;
+    this.prefixEnd = end;
     const table = this.prefixTable;
     const entry = table.find(keyBytes, end);
     if (entry < 0) {
@@ -259,19 +262,22 @@ export class DictionaryWriter extends DictionaryReader {
     return id;
   }
 
-  /** The ID of a prefix's entry in the store (from an earlier transaction), if it has one. */
+  /**
+   * The ID of a prefix's entry in the store from an earlier transaction, if it has one: their hash
+   * entries are written (this transaction's own prefixes are all in its table, and a staged load's
+   * writer lives through all its transactions), so the held-back ones need no search.
+   */
   private storedPrefixId(keyBytes: Uint8Array, end: number): TermId | undefined {
     const prefixKey = prefixEntryKey(keyBytes, end);
     hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
-    return this.idOfKeyBytes(prefixKey, hashWords[0], hashWords[1]);
+    return this.writtenIdOfKeyBytes(prefixKey, hashWords[0], hashWords[1]);
   }
 
   /** Puts the id -> term entry: the key whole, after its prefix's ID, or coded. */
   private storeTerm(id: TermId, keyBytes: Uint8Array, prefixId: TermId): void {
     let value = keyBytes;
     if (prefixId !== 0) {
-      const end = this.prefix(prefixId).bytes.length;
-      value = this.prefixed(prefixId, keyBytes, end);
+      value = this.prefixed(prefixId, keyBytes, this.prefixEnd);
     } else if (keyBytes.length >= MIN_CODED_BYTES && isLiteralKey(keyBytes)) {
       value = codedTermValue(keyBytes) ?? keyBytes;
     }
@@ -343,6 +349,11 @@ export class DictionaryWriter extends DictionaryReader {
       const spilled = lookup.find(hashHigh, (id) => this.hasKeyBytes(id, keyBytes));
       if (spilled !== undefined) return spilled;
     }
+    return this.writtenIdOfKeyBytes(keyBytes, hashHigh, hashLow);
+  }
+
+  /** idOfKeyBytes among the hash -> id entries written to the database, not the held-back ones. */
+  private writtenIdOfKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId | undefined {
     const hashed = Buffer.allocUnsafe(8);
     hashed.writeUInt32BE(hashHigh, 0);
     hashed.writeUInt32BE(hashLow, 4);

@@ -36,8 +36,8 @@ const PROSE_FREQUENCIES = [
 ];
 
 interface CodeTables {
-  readonly lengths: Uint8Array;
-  readonly codes: Uint16Array;
+  /** Coding by byte value: the code in the high bits, its length in the low 4. */
+  readonly symbols: Uint32Array;
   /** Decoding by the next MAX_CODE_BITS bits: the byte in the high bits, its code's length in the low 4. */
   readonly decode: Uint16Array;
 }
@@ -48,7 +48,7 @@ let tables: CodeTables | undefined;
 function codeTables(): CodeTables {
   if (tables === undefined) {
     const { lengths, codes } = canonicalCode(PROSE_FREQUENCIES);
-    tables = { lengths, codes, decode: decodeTable(lengths, codes) };
+    tables = { symbols: Uint32Array.from(codes, (code, byte) => (code << 4) | lengths[byte]), decode: decodeTable(lengths, codes) };
   }
   return tables;
 }
@@ -61,25 +61,34 @@ let decoded = new Uint8Array(1024);
  * them. The result is a view of a buffer that the next call reuses.
  */
 export function codedTermValue(key: Uint8Array): Uint8Array | undefined {
-  const { lengths, codes } = codeTables();
+  const symbols = codeTables().symbols;
   const length = key.length;
   const budget = length - (length >>> 3);
   if (coded.length < length + 8) coded = new Uint8Array(length * 2 + 8);
   const out = coded;
   out[0] = CODED_TERM;
   let at = writeLength(out, 1, length);
+  // Fewer than 16 bits wait in `pending`'s low bits, and a code adds at most 15: bits above them
+  // are spent, and a byte store keeps only its low 8 bits, so nothing masks them off.
   let pending = 0;
   let bits = 0;
   for (let i = 0; i < length; i++) {
-    const byte = key[i];
-    pending = (pending << lengths[byte]) | codes[byte];
-    bits += lengths[byte];
-    while (bits >= 8) {
-      bits -= 8;
-      out[at++] = pending >>> bits;
+    const symbol = symbols[key[i]];
+    const codeLength = symbol & 15;
+    pending = (pending << codeLength) | (symbol >>> 4);
+    bits += codeLength;
+    if (bits >= 16) {
+      bits -= 16;
+      const word = pending >>> bits;
+      out[at] = word >>> 8;
+      out[at + 1] = word;
+      at += 2;
+      if (at >= budget) return undefined;
     }
-    pending &= (1 << bits) - 1;
-    if (at >= budget) return undefined;
+  }
+  if (bits > 8) {
+    out[at++] = pending >>> (bits - 8);
+    bits -= 8;
   }
   if (bits > 0) out[at++] = pending << (8 - bits);
   return at >= budget ? undefined : out.subarray(0, at);
@@ -100,14 +109,16 @@ export function decodedTermBytes(value: Uint8Array, valueLength: number): Uint8A
   let pending = 0;
   let bits = 0;
   for (let i = 0; i < length; i++) {
-    while (bits < MAX_CODE_BITS) {
-      pending = (pending << 8) | (at < valueLength ? value[at++] : 0);
-      bits += 8;
+    if (bits < MAX_CODE_BITS) {
+      // Two bytes at a time: fewer than 15 bits wait in the low bits, so 16 more fit (the bits
+      // above them are spent, and shifted out or masked off by the table index).
+      pending = (pending << 16) | ((at < valueLength ? value[at] : 0) << 8) | (at + 1 < valueLength ? value[at + 1] : 0);
+      at += 2;
+      bits += 16;
     }
     const entry = table[(pending >>> (bits - MAX_CODE_BITS)) & ((1 << MAX_CODE_BITS) - 1)];
     out[i] = entry >>> 4;
     bits -= entry & 15;
-    pending &= (1 << bits) - 1;
   }
   return out.subarray(0, length);
 }

@@ -65,9 +65,14 @@ export class NativePuts {
   private readonly address: number;
   private readonly envAddress: number;
   private readonly dbi: number;
-  /** Address of the last value buffer: consecutive values usually share one (a batch of term texts). */
+  /**
+   * Addresses of the last two value buffers: consecutive values usually share one (a batch of term
+   * texts), or alternate between it and the caller's buffer of values it rewrote (stored terms).
+   */
   private lastBuffer: ArrayBufferLike | undefined;
   private lastBufferAddress = 0;
+  private otherBuffer: ArrayBufferLike | undefined;
+  private otherBufferAddress = 0;
   /** Where the native path is unavailable: the key bytes go through putSync as a Buffer. */
   private readonly fallback: boolean;
   /** The database's environment (whose writeTxn is set while a write transaction is open). */
@@ -133,11 +138,13 @@ export class NativePuts {
   }
 
   private addressOf(buffer: ArrayBufferLike): number {
-    if (buffer !== this.lastBuffer) {
-      this.lastBuffer = buffer;
-      this.lastBufferAddress = nativeWrite!.getAddress(buffer);
-    }
-    return this.lastBufferAddress;
+    if (buffer === this.lastBuffer) return this.lastBufferAddress;
+    const address = buffer === this.otherBuffer ? this.otherBufferAddress : nativeWrite!.getAddress(buffer);
+    this.otherBuffer = this.lastBuffer;
+    this.otherBufferAddress = this.lastBufferAddress;
+    this.lastBuffer = buffer;
+    this.lastBufferAddress = address;
+    return address;
   }
 
   private putSyncFallback(value: Uint8Array, flags: number): boolean {
