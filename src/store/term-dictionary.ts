@@ -8,7 +8,7 @@
  * keeps that B-tree shallow. Two terms with the same hash are both kept (a dupsort database: one
  * hash, several IDs); a look-up confirms each candidate against its stored term.
  */
-import { termFromKey, termKey, type Term } from '../rdf/index.js';
+import { literal, namedNode, termFromKey, termKey, type NamedNode, type Term } from '../rdf/index.js';
 import { DEFAULT_GRAPH_ID, type TermId } from './quad-store.js';
 import type { KvDatabase } from './lmdb-types.js';
 import type { SnapshotReads } from './snapshot-reads.js';
@@ -86,10 +86,22 @@ export function prefixTexts(read: (id: number) => Uint8Array | undefined): (id: 
   };
 }
 
-/** A prefix's text and UTF-8 bytes (term-prefixes.ts). */
-interface Prefix {
-  readonly text: string;
+/** A prefix's text and UTF-8 bytes (term-prefixes.ts), and how a term with it is made. */
+class Prefix {
   readonly bytes: Buffer;
+  /** A typed literal prefix's datatype, one object for all its literals. */
+  private readonly datatype: NamedNode | undefined;
+
+  constructor(readonly text: string) {
+    this.bytes = Buffer.from(text, 'utf8');
+    this.datatype = text.startsWith('^') ? namedNode(text.slice(1, -1)) : undefined;
+  }
+
+  /** The term whose key is this prefix then `rest`: as termFromKey makes it, without the whole key. */
+  termWith(rest: string): Term {
+    if (this.datatype) return literal(rest, this.datatype);
+    return this.text.startsWith('<') ? namedNode(this.text.slice(1) + rest) : termFromKey(this.text + rest);
+  }
 }
 
 /** Read access to the dictionary through one snapshot. */
@@ -137,16 +149,21 @@ export class DictionaryReader {
     if (prefix === undefined) {
       const found = this.reads.get(this.idToTerm, id);
       if (found === undefined) throw new RangeError(`a stored term names prefix ${id}, which the store does not have`);
-      const text = prefixTextOfEntry(found);
-      prefix = { text, bytes: Buffer.from(text, 'utf8') };
+      prefix = new Prefix(prefixTextOfEntry(found));
       this.prefixes.set(id, prefix);
     }
     return prefix;
   }
 
   termOfId(id: TermId): Term | undefined {
-    const key = this.keyOfId(id);
-    return key === undefined ? undefined : termFromKey(key);
+    if (id === DEFAULT_GRAPH_ID) return termFromKey(DEFAULT_GRAPH_KEY);
+    const found = this.reads.get(this.idToTerm, id);
+    if (found === undefined) return undefined;
+    if (found[0] !== PREFIXED_TERM) return termFromKey(storedTermKey(found, found.length, (prefixId) => this.prefix(prefixId).text));
+    // The rest first: reading the prefix may reuse the value's buffer.
+    const prefixId = prefixIdOf(found);
+    const rest = found.toString('utf8', PREFIXED_HEADER, found.length);
+    return this.prefix(prefixId).termWith(rest);
   }
 }
 
