@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANY, DEFAULT_GRAPH_ID, type QuadStore } from '../store/quad-store.js';
 import { openStore } from '../store/lmdb-store.js';
-import { termKey, termToString } from '../rdf/terms.js';
+import { directionalLiteral, literal, namedNode, termKey, termToString, typedLiteral, type Term } from '../rdf/terms.js';
+import { CODED_TERM } from '../store/term-text-code.js';
 import { loadFile, type LoadFileOptions } from './file-loader.js';
 
 /** N-Triples with terms that recur far apart: a parser that forgets its terms meets them again. */
@@ -200,6 +201,38 @@ test('the byte-line parser and the word-at-a-time hash load what the string pars
     setEnv('QUIVER_BYTE_LINES', saved.lines);
     setEnv('QUIVER_WORD_HASH', saved.hash);
     await Promise.all(stores.map((store) => store.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('long literals the parser codes are stored coded and read back whole, loaded once or twice', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-file-loader-'));
+  const file = join(dir, 'texts.nt');
+  const prose = (i: number) => `review ${i}: the product was as good as its description said, and the delivery was quick. `.repeat(1 + (i % 4));
+  const objects: ((i: number) => Term)[] = [
+    (i) => literal(prose(i)),
+    (i) => literal(prose(i), 'en'),
+    (i) => directionalLiteral(prose(i), 'en', 'ltr'),
+    (i) => typedLiteral(prose(i), 'http://example.org/types/text'),
+    (i) => literal(`naïve café ${prose(i)} 数据`),
+  ];
+  const triples = Array.from({ length: 500 }, (_, i) => [
+    namedNode(`http://example.org/reviews/r${i}`),
+    namedNode('http://example.org/vocab#text'),
+    objects[i % objects.length](i),
+  ]);
+  writeFileSync(file, triples.map((terms) => terms.map(termToString).join(' ') + ' .').join('\n') + '\n');
+  const store = openStore({ path: join(dir, 'store') });
+  try {
+    await loadFile(store, { path: file, format: 'ntriples', gzip: false }, { termLimit: 100 });
+    await loadFile(store, { path: file, format: 'ntriples', gzip: false }, {});
+    assert.deepEqual(statements(store), triples.map((terms) => terms.map(termKey).join(' ')).sort());
+    const reader = store.reader();
+    const idToTerm = (store as unknown as { context: { dbs: { idToTerm: { get(id: number): Uint8Array | undefined } } } }).context.dbs.idToTerm;
+    for (const [, , object] of triples.slice(0, 3)) assert.equal(idToTerm.get(reader.idOf(object)!)![0], CODED_TERM, termKey(object).slice(0, 20));
+    reader.release();
+  } finally {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

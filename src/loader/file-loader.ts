@@ -245,8 +245,8 @@ class MessageConsumer {
 /** The LMDB writer's extras for loads (see lmdb-writer.ts); any StoreWriter works without them. */
 type BulkWriter = StoreWriter & {
   internKey?: (key: string) => TermId;
-  internNewKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number) => TermId;
-  internKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number) => TermId;
+  internNewKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number, coded?: Uint8Array) => TermId;
+  internKeyBytes?: (keyBytes: Uint8Array, hashHigh: number, hashLow: number, coded?: Uint8Array) => TermId;
   startedEmpty?: () => boolean;
 };
 
@@ -290,7 +290,7 @@ class WriteBatcher {
   }
 
   private internNewTerms(batch: BatchMessage): void {
-    const { firstLocal, termBytes, termEnds, termHashes } = batch;
+    const { firstLocal, termBytes, termEnds, termHashes, codedBytes, codedEnds } = batch;
     const needed = firstLocal + termEnds.length;
     if (needed > this.ids.length) {
       const grown = new Uint32Array(Math.max(needed, this.ids.length * 2));
@@ -299,18 +299,23 @@ class WriteBatcher {
     }
     const writer = this.writer as BulkWriter;
     const ids = this.ids;
+    // The parser's coded value of term i, if it coded one.
+    const codedOf = (i: number): Uint8Array | undefined => {
+      const start = i === 0 ? 0 : codedEnds[i - 1];
+      return codedEnds[i] > start ? codedBytes.subarray(start, codedEnds[i]) : undefined;
+    };
     // One loop per way of interning (the same for a whole batch).
     let start = 0;
     if (this.allKeysNew) {
       for (let i = 0; i < termEnds.length; i++) {
         const end = termEnds[i];
-        ids[firstLocal + i] = writer.internNewKeyBytes!(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
+        ids[firstLocal + i] = writer.internNewKeyBytes!(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1], codedOf(i));
         start = end;
       }
     } else if (writer.internKeyBytes) {
       for (let i = 0; i < termEnds.length; i++) {
         const end = termEnds[i];
-        ids[firstLocal + i] = writer.internKeyBytes(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1]);
+        ids[firstLocal + i] = writer.internKeyBytes(termBytes.subarray(start, end), termHashes[2 * i], termHashes[2 * i + 1], codedOf(i));
         start = end;
       }
     } else {

@@ -41,6 +41,13 @@ export interface BatchMessage {
   termEnds: Uint32Array;
   /** hashTermKeyBytes of term i: termHashes[2i] (high word), termHashes[2i + 1]. */
   termHashes: Uint32Array;
+  /**
+   * The stored values of the new terms that are long plain literals (store's codedPlainLiteral),
+   * one after the other: term i's ends at codedEnds[i] and starts where term i - 1's ends; an
+   * empty one for a term not coded.
+   */
+  codedBytes: Uint8Array;
+  codedEnds: Uint32Array;
   /** count statements, four local numbers each (s, p, o, g). */
   quads: Uint32Array;
   count: number;

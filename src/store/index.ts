@@ -20,5 +20,6 @@ export {
 export { warmUpSort } from './sorted-keys.js';
 export { hasRoomToWrite } from './storage-full.js';
 export { avalanche, hashTermKeyBytes } from './term-hash.js';
+export { codedPlainLiteral } from './term-text-code.js';
 export { keyedPattern, type KeyedPattern, matchingQuads, patternOfKeys, type QuadPattern, removeMatching } from './term-pattern-scan.js';
 export { hashTermKeysWords } from './term-hash-words.js';

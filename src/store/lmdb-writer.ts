@@ -185,12 +185,12 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
   /**
    * `internNewKey` of a key given as UTF-8 bytes with its dictionary hash (store/term-hash.ts's
    * hashTermKeyBytes), as the load's parse worker sends new terms: the loading thread then neither
-   * decodes, encodes nor hashes the key.
+   * decodes, encodes nor hashes the key, nor codes a long literal (`coded`: codedPlainLiteral).
    */
-  internNewKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+  internNewKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, coded?: Uint8Array): TermId {
     this.checkOpen();
     if (keyBytes.length === 1 && keyBytes[0] === DEFAULT_GRAPH_KEY_BYTE) return DEFAULT_GRAPH_ID;
-    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow);
+    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, coded);
   }
 
   /**
@@ -198,11 +198,11 @@ export class LmdbStoreWriter extends LmdbStoreReader implements StoreWriter {
    * sends keys it may have sent before (after its term table started over, or into a store with
    * data): the look-up leaves held-back dictionary entries held back, and a new key is held back too.
    */
-  internKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+  internKeyBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, coded?: Uint8Array): TermId {
     this.checkOpen();
     const known = this.dictionaryWriter.idOfKeyBytes(keyBytes, hashHigh, hashLow);
     if (known !== undefined) return known;
-    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow);
+    return this.dictionaryWriter.insertDeferredBytes(keyBytes, hashHigh, hashLow, coded);
   }
 
   /** Whether the dictionary was empty when this transaction began. */

@@ -237,11 +237,11 @@ export class DictionaryWriter extends DictionaryReader {
    * `insertDeferred` of a key given as its UTF-8 bytes and its hash (hashTermKeyBytes), as the load's
    * parse worker sends them: no string, no hashing on this thread. The bytes are copied by the put.
    */
-  insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number): TermId {
+  insertDeferredBytes(keyBytes: Uint8Array, hashHigh: number, hashLow: number, coded?: Uint8Array): TermId {
     const prefixId = this.prefixIdFor(keyBytes);
     const id = this.newId();
     this.holdBack(hashHigh, hashLow, id);
-    this.storeTerm(id, keyBytes, prefixId);
+    this.storeTerm(id, keyBytes, prefixId, coded);
     return id;
   }
 
@@ -290,11 +290,16 @@ export class DictionaryWriter extends DictionaryReader {
     return this.writtenIdOfKeyBytes(prefixKey, hashWords[0], hashWords[1]);
   }
 
-  /** Puts the id -> term entry: the key whole, after its prefix's ID, or coded. */
-  private storeTerm(id: TermId, keyBytes: Uint8Array, prefixId: TermId): void {
+  /**
+   * Puts the id -> term entry: the key whole, after its prefix's ID, or coded (`coded`, when the
+   * caller has coded a plain literal already: codedPlainLiteral).
+   */
+  private storeTerm(id: TermId, keyBytes: Uint8Array, prefixId: TermId, coded?: Uint8Array): void {
     let value = keyBytes;
     if (prefixId !== 0) {
       value = this.prefixed(prefixId, keyBytes, this.prefixEnd);
+    } else if (coded !== undefined) {
+      value = coded;
     } else if (keyBytes.length >= MIN_CODED_BYTES && isLiteralKey(keyBytes)) {
       value = codedTermValue(keyBytes) ?? keyBytes;
     }

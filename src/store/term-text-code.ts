@@ -94,6 +94,18 @@ export function codedTermValue(key: Uint8Array): Uint8Array | undefined {
   return at >= budget ? undefined : out.subarray(0, at);
 }
 
+/**
+ * The coded value of a plain literal's key (a string, with or without a language or direction):
+ * the kinds of term no prefix applies to (term-prefixes.ts), so the dictionary stores them coded
+ * whenever coding saves enough. The load's parse worker codes them before it sends them; undefined
+ * when the key is not such a literal, is short, or does not code well.
+ */
+export function codedPlainLiteral(key: Uint8Array): Uint8Array | undefined {
+  const tag = key[0];
+  const plain = tag === 0x22 /* " */ || tag === 0x40 /* @ */ || tag === 0x2f; /* / */
+  return plain && key.length >= MIN_CODED_BYTES ? codedTermValue(key) : undefined;
+}
+
 /** The UTF-8 bytes a coded value stands for, in a buffer that the next call reuses. */
 export function decodedTermBytes(value: Uint8Array, valueLength: number): Uint8Array {
   const table = codeTables().decode;
