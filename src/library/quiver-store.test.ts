@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type * as RDF from '@rdfjs/types';
@@ -335,6 +336,24 @@ describe('opening and closing', () => {
       await second.close();
     } finally {
       rmSync(path, { recursive: true, force: true });
+    }
+  });
+
+  it('opens a store given its directory alone, and refuses what is neither a path nor options', async () => {
+    const path = mkdtempSync(join(tmpdir(), 'quiver-library-'));
+    try {
+      const store = await openQuiver(path);
+      await store.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }');
+      await store.close();
+      const again = await openQuiver(pathToFileURL(path));
+      assert.equal(await again.ask('ASK { <urn:a> <urn:b> <urn:c> }'), true);
+      await again.close();
+    } finally {
+      rmSync(path, { recursive: true, force: true });
+    }
+    // As a plain JavaScript caller may pass them: none may fall back to ./data.
+    for (const wrong of ['', null, 42, ['./store'], new URL('http://example.org/store')]) {
+      await assert.rejects(openQuiver(wrong as never), TypeError, String(wrong));
     }
   });
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import type * as RDF from '@rdfjs/types';
 import { ProtocolError, StoreClosedError, StoreOpenError } from '../errors.js';
 import { parseableRdfFormat, rdfFormatForFileName } from '../formats/index.js';
@@ -103,8 +104,12 @@ export interface DumpOptions {
   graph?: string | null;
 }
 
-/** Opens (or creates) a store. Close it with close() when done. */
-export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore> {
+/**
+ * Opens (or creates) a store: its options, or its directory alone (`openQuiver('./my-store')`, or
+ * a file: URL). Close it with close() when done.
+ */
+export async function openQuiver(optionsOrPath: OpenOptions | string | URL = {}): Promise<QuiverStore> {
+  const options = openOptionsOf(optionsOrPath);
   if (!options.memory && options.create === false) {
     const path = options.path ?? './data';
     if (!storeExists(path)) throw new StoreOpenError(`no Quiver store at ${path}`);
@@ -129,6 +134,27 @@ export async function openQuiver(options: OpenOptions = {}): Promise<QuiverStore
     if (error instanceof Error && !(error instanceof StoreOpenError)) throw new StoreOpenError(`cannot open the store: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * A path (or a file: URL) stands for `{ path }`. Anything else that is not an options object is
+ * refused: a plain JavaScript caller's `openQuiver(42)` would otherwise open (or create) ./data.
+ */
+function openOptionsOf(optionsOrPath: unknown): OpenOptions {
+  if (optionsOrPath instanceof URL) {
+    if (optionsOrPath.protocol !== 'file:') throw new TypeError(`openQuiver: a store is a directory, not ${optionsOrPath.href}`);
+    return { path: fileURLToPath(optionsOrPath) };
+  }
+  if (typeof optionsOrPath === 'string') {
+    if (optionsOrPath === '') throw new TypeError('openQuiver: an empty path');
+    return { path: optionsOrPath };
+  }
+  if (optionsOrPath === null || typeof optionsOrPath !== 'object' || Array.isArray(optionsOrPath)) {
+    throw new TypeError(
+      `openQuiver takes a path or an options object, not ${optionsOrPath === null ? 'null' : Array.isArray(optionsOrPath) ? 'an array' : typeof optionsOrPath}`,
+    );
+  }
+  return optionsOrPath as OpenOptions;
 }
 
 export class QuiverStore implements RDF.Store {
