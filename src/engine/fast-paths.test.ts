@@ -114,6 +114,16 @@ const QUERIES: Record<FastPathName, string[]> = {
     'SELECT * { ?s :p 3 . ?t :v ?s }',
     'SELECT ?s ?n ?r { ?s :p ?n . ?s :q ?o . ?o :rank ?r . ?s :f ?x }',
   ],
+  cachedScans: [
+    // A hash join keyed by the object caches the table; then the open scans of the same predicate.
+    'SELECT * { ?t :q ?o . ?s :q ?o }',
+    'SELECT * { ?s :q ?o }',
+    'SELECT ?o (COUNT(?s) AS ?n) { ?s :q ?o } GROUP BY ?o',
+    'SELECT * { ?s :q ?o . ?o :name ?l }',
+    'SELECT * { ?s :q ?o MINUS { ?o :rank 9 } }',
+    'SELECT * { ?s :q ?s }',
+    'SELECT * { GRAPH ?g { ?s :q ?o } }',
+  ],
 };
 
 /** How the plan shows a shortcut taken, for those explain shows. */
@@ -121,6 +131,7 @@ const SHOWN: Partial<Record<FastPathName, (line: string) => boolean>> = {
   hashJoins: (line) => line.endsWith('(hash join)'),
   objectRanges: (line) => line.endsWith('(object range)'),
   equalityBinds: (line) => line.startsWith('EqualityBind'),
+  cachedScans: (line) => line.endsWith('(cached table)'),
 };
 
 function operators(node: PlanNode): string[] {

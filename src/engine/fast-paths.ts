@@ -32,6 +32,11 @@ export interface EngineFastPaths {
   firstMatchExists?: boolean;
   /** A hash join's probes in key order follow a cursor through the table instead of hashing (keyed-quads.ts). */
   orderedProbes?: boolean;
+  /**
+   * A scan of all of a predicate's quads (`?s :p ?o`, nothing bound) reads them from the table an
+   * earlier hash join keyed by their objects, in the same order, instead of the store (pattern-scan.ts).
+   */
+  cachedScans?: boolean;
 }
 
 export type FastPathName = keyof EngineFastPaths;
@@ -45,6 +50,7 @@ export const FAST_PATH_NAMES: readonly FastPathName[] = [
   'valueMemos',
   'firstMatchExists',
   'orderedProbes',
+  'cachedScans',
 ];
 
 /** Where the switches are read: the optimizer on and the path not turned off. */
