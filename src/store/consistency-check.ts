@@ -48,7 +48,7 @@ export async function checkStoreConsistency(path: string, limit = 20): Promise<S
     for (const { key, value } of id2term.getRange({})) {
       const id = key as unknown as number;
       const stored = Buffer.from(value as Uint8Array);
-      const text = storedTermKey(stored, stored.length, prefixText);
+      const text = storedTermKey(stored, prefixText);
       keysById.set(id, text);
       const twin = idsByKey.get(text);
       if (twin !== undefined) problem(`term ${text} has two IDs, ${twin} and ${id}`);

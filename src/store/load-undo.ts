@@ -214,7 +214,7 @@ function removeNewTerms(context: StoreContext, firstNewId: TermId, limit: number
     value: Buffer.from(value),
   }));
   for (const { id, value } of entries) {
-    termToId.removeSync(dictionaryKeyOf(storedTermKey(value, value.length, prefixText)), encodeId(id));
+    termToId.removeSync(dictionaryKeyOf(storedTermKey(value, prefixText)), encodeId(id));
     idToTerm.removeSync(id);
   }
   return entries.length > 0;

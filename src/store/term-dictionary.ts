@@ -17,7 +17,7 @@ import { SortedRuns } from './sorted-runs.js';
 import { SpilledRuns, loadMemoryEntries, type MergedRuns } from './spilled-runs.js';
 import { hashTermKey, hashTermKeyBytes } from './term-hash.js';
 import { PREFIXED_HEADER, PREFIXED_TERM, PrefixTable, SEEN_ONCE, prefixEnd, prefixEntryKey, prefixIdOf, prefixTextOfEntry } from './term-prefixes.js';
-import { CODED_TERM, MIN_CODED_BYTES, codedTermValue, decodedTermBytes } from './term-text-code.js';
+import { CODED_TERM, codedLiteral, decodedTermBytes } from './term-text-code.js';
 
 /** Kept for callers that size test terms around it: every key is hashed now, whatever its length. */
 export const HASHED_KEY_THRESHOLD = 255;
@@ -58,11 +58,12 @@ function decodeId(bytes: Uint8Array): TermId {
  * A value is the key's UTF-8 (all of them in stores written before prefixes and codes), a prefixed
  * term or a prefix's entry (term-prefixes.ts), or a coded literal (term-text-code.ts).
  */
-export function storedTermKey(value: Uint8Array, length: number, prefixText: (id: number) => string): string {
+export function storedTermKey(value: Uint8Array, prefixText: (id: number) => string): string {
+  const length = value.length;
   const bytes = Buffer.from(value.buffer, value.byteOffset, length);
   const tag = bytes[0];
   if (tag === CODED_TERM) {
-    const decoded = decodedTermBytes(bytes, length);
+    const decoded = decodedTermBytes(bytes);
     return Buffer.from(decoded.buffer, decoded.byteOffset, decoded.length).toString('utf8');
   }
   if (tag !== PREFIXED_TERM) return bytes.toString('utf8', 0, length);
@@ -140,7 +141,7 @@ export class DictionaryReader {
   keyOfId(id: TermId): string | undefined {
     if (id === DEFAULT_GRAPH_ID) return DEFAULT_GRAPH_KEY;
     const found = this.reads.get(this.idToTerm, id);
-    return found === undefined ? undefined : storedTermKey(found, found.length, (prefixId) => this.prefix(prefixId).text);
+    return found === undefined ? undefined : storedTermKey(found, (prefixId) => this.prefix(prefixId).text);
   }
 
   /** A prefix by its ID, read once per snapshot. */
@@ -159,7 +160,7 @@ export class DictionaryReader {
     if (id === DEFAULT_GRAPH_ID) return termFromKey(DEFAULT_GRAPH_KEY);
     const found = this.reads.get(this.idToTerm, id);
     if (found === undefined) return undefined;
-    if (found[0] !== PREFIXED_TERM) return termFromKey(storedTermKey(found, found.length, (prefixId) => this.prefix(prefixId).text));
+    if (found[0] !== PREFIXED_TERM) return termFromKey(storedTermKey(found, (prefixId) => this.prefix(prefixId).text));
     // The rest first: reading the prefix may reuse the value's buffer.
     const prefixId = prefixIdOf(found);
     const rest = found.toString('utf8', PREFIXED_HEADER, found.length);
@@ -270,8 +271,7 @@ export class DictionaryWriter extends DictionaryReader {
     }
     const known = table.valueOf(entry);
     if (known !== SEEN_ONCE) return known;
-    const prefixKey = prefixEntryKey(keyBytes, end);
-    hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
+    const prefixKey = hashedPrefixEntryKey(keyBytes, end);
     const id = this.newId();
     this.holdBack(hashWords[0], hashWords[1], id);
     this.storeTerm(id, prefixKey, 0);
@@ -285,8 +285,7 @@ export class DictionaryWriter extends DictionaryReader {
    * writer lives through all its transactions), so the held-back ones need no search.
    */
   private storedPrefixId(keyBytes: Uint8Array, end: number): TermId | undefined {
-    const prefixKey = prefixEntryKey(keyBytes, end);
-    hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
+    const prefixKey = hashedPrefixEntryKey(keyBytes, end);
     return this.writtenIdOfKeyBytes(prefixKey, hashWords[0], hashWords[1]);
   }
 
@@ -295,14 +294,7 @@ export class DictionaryWriter extends DictionaryReader {
    * caller has coded a plain literal already: codedPlainLiteral).
    */
   private storeTerm(id: TermId, keyBytes: Uint8Array, prefixId: TermId, coded?: Uint8Array): void {
-    let value = keyBytes;
-    if (prefixId !== 0) {
-      value = this.prefixed(prefixId, keyBytes, this.prefixEnd);
-    } else if (coded !== undefined) {
-      value = coded;
-    } else if (keyBytes.length >= MIN_CODED_BYTES && isLiteralKey(keyBytes)) {
-      value = codedTermValue(keyBytes) ?? keyBytes;
-    }
+    const value = prefixId !== 0 ? this.prefixed(prefixId, keyBytes, this.prefixEnd) : (coded ?? codedLiteral(keyBytes) ?? keyBytes);
     // IDs are issued in increasing order, so the id -> term B-tree only ever grows at its right
     // edge. lmdb-js' uint32 keys are in the platform's byte order.
     this.termPuts.keyWords[0] = id;
@@ -426,7 +418,7 @@ export class DictionaryWriter extends DictionaryReader {
     let found = this.reads.get(this.idToTerm, id);
     if (found === undefined) return false;
     if (found[0] === CODED_TERM) {
-      const decoded = decodedTermBytes(found, found.length);
+      const decoded = decodedTermBytes(found);
       return decoded.length === keyBytes.length && Buffer.compare(decoded, keyBytes) === 0;
     }
     // The read may be lmdb-js' shared buffer, longer than the value: its `length` is the value's.
@@ -533,6 +525,13 @@ export class DictionaryWriter extends DictionaryReader {
   }
 }
 
+/** The term key of the entry of key[0, end) as a prefix (prefixEntryKey), its hash left in hashWords. */
+function hashedPrefixEntryKey(key: Uint8Array, end: number): Uint8Array {
+  const prefixKey = prefixEntryKey(key, end);
+  hashTermKeyBytes(prefixKey, 0, prefixKey.length, hashWords);
+  return prefixKey;
+}
+
 /**
  * Sort order of the pending entries: the hash words. Entries are held back in ID order and the sort
  * and merges are stable, so the IDs of one hash stay in order without sorting by them too.
@@ -577,12 +576,6 @@ class SpilledLookup {
     for (let i = low; i < this.size && highs[i] === high; i++) if (matches(this.ids[i])) return this.ids[i];
     return undefined;
   }
-}
-
-/** Whether a term key (UTF-8) is a literal's: plain, with a language, or typed (rdf/terms.ts' termKey). */
-function isLiteralKey(keyBytes: Uint8Array): boolean {
-  const tag = keyBytes[0];
-  return tag === 0x22 /* " */ || tag === 0x40 /* @ */ || tag === 0x2f /* / */ || tag === 0x5e; /* ^ */
 }
 
 export function canonicalKey(term: Term): string {

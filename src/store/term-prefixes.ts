@@ -36,7 +36,8 @@ const QUOTE = 0x22;
  * to its last `/` or `#`, a typed literal up to the quote after its datatype. The split bytes are
  * ASCII, so a prefix never ends inside a character.
  */
-export function prefixEnd(key: Uint8Array, length: number = key.length): number {
+export function prefixEnd(key: Uint8Array): number {
+  const length = key.length;
   let end = 0;
   if (key[0] === IRI_TAG) {
     for (let i = length - 1; i > 0; i--) {

@@ -21,7 +21,7 @@ function roundTrip(key: Uint8Array): Uint8Array | undefined {
   if (coded === undefined) return undefined;
   const copy = Uint8Array.from(coded);
   assert.equal(copy[0], CODED_TERM);
-  assert.deepEqual(Buffer.from(decodedTermBytes(copy, copy.length)), Buffer.from(key));
+  assert.deepEqual(Buffer.from(decodedTermBytes(copy)), Buffer.from(key));
   return copy;
 }
 

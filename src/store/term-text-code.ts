@@ -21,7 +21,7 @@
 
 export const CODED_TERM = 0x03;
 /** Shorter texts are kept as they are: a few bytes saved do not pay for the decoding. */
-export const MIN_CODED_BYTES = 64;
+const MIN_CODED_BYTES = 64;
 const MAX_CODE_BITS = 15;
 
 /** Occurrences per million bytes of English prose, by byte value (at least 1, so that every byte has a code). */
@@ -95,20 +95,32 @@ export function codedTermValue(key: Uint8Array): Uint8Array | undefined {
 }
 
 /**
- * The coded value of a plain literal's key (a string, with or without a language or direction):
- * the kinds of term no prefix applies to (term-prefixes.ts), so the dictionary stores them coded
- * whenever coding saves enough. The load's parse worker codes them before it sends them; undefined
- * when the key is not such a literal, is short, or does not code well.
+ * The coded value of a literal's key (rdf/terms.ts' termKey: plain, with a language or a direction,
+ * or typed) that the dictionary stores whole, or undefined when the key is no literal, is short, or
+ * does not code well.
+ */
+export function codedLiteral(key: Uint8Array): Uint8Array | undefined {
+  const tag = key[0];
+  return (isPlainLiteralTag(tag) || tag === 0x5e) /* ^ */ && key.length >= MIN_CODED_BYTES ? codedTermValue(key) : undefined;
+}
+
+/**
+ * codedLiteral of a plain literal's key (a string, with or without a language or direction): the
+ * kinds of term no prefix applies to (term-prefixes.ts), so the dictionary stores them coded
+ * whenever coding saves enough, and the load's parse worker codes them before it sends them.
  */
 export function codedPlainLiteral(key: Uint8Array): Uint8Array | undefined {
-  const tag = key[0];
-  const plain = tag === 0x22 /* " */ || tag === 0x40 /* @ */ || tag === 0x2f; /* / */
-  return plain && key.length >= MIN_CODED_BYTES ? codedTermValue(key) : undefined;
+  return isPlainLiteralTag(key[0]) ? codedLiteral(key) : undefined;
+}
+
+function isPlainLiteralTag(tag: number): boolean {
+  return tag === 0x22 /* " */ || tag === 0x40 /* @ */ || tag === 0x2f; /* / */
 }
 
 /** The UTF-8 bytes a coded value stands for, in a buffer that the next call reuses. */
-export function decodedTermBytes(value: Uint8Array, valueLength: number): Uint8Array {
+export function decodedTermBytes(value: Uint8Array): Uint8Array {
   const table = codeTables().decode;
+  const valueLength = value.length;
   let at = 1;
   let length = 0;
   for (let shift = 0; ; shift += 7) {
