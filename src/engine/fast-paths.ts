@@ -33,8 +33,9 @@ export interface EngineFastPaths {
   /** A hash join's probes in key order follow a cursor through the table instead of hashing (keyed-quads.ts). */
   orderedProbes?: boolean;
   /**
-   * A scan of all of a predicate's quads (`?s :p ?o`, nothing bound) reads them from the table an
-   * earlier hash join keyed by their objects, in the same order, instead of the store (pattern-scan.ts).
+   * A scan of all of a predicate's quads (`?s :p ?o`, nothing bound) reads them from a table in
+   * memory keyed by their objects, in the same order, instead of the store: the one an earlier hash
+   * join built, or the one the scan's own second run kept (pattern-scan.ts).
    */
   cachedScans?: boolean;
 }

@@ -176,32 +176,55 @@ const HASHED_FROM = 4096;
 
 /** Reads the quads and orders them by the key position; values are those of `writePositions`. */
 export function buildKeyedQuads(quads: Iterable<ArrayLike<number>>, keyPos: number, writePositions: readonly number[], ctx: ExecContext): KeyedQuads {
-  const writes = writePositions.length;
-  let keys: Float64Array<ArrayBuffer> = new Float64Array(INITIAL_QUADS);
-  let values: Float64Array<ArrayBuffer> = new Float64Array(INITIAL_QUADS * writes);
-  let n = 0;
-  let sorted = true;
-  let last = -Infinity;
-  for (const quad of quads) {
-    if (n === keys.length) {
-      ctx.reserve(n * 8 * (1 + writes));
-      keys = grown(keys, n * 2);
-      values = grown(values, n * 2 * writes);
-    }
-    const key = quad[keyPos];
-    if (key < last) sorted = false;
-    last = key;
-    keys[n] = key;
-    for (let j = 0; j < writes; j++) values[n * writes + j] = quad[writePositions[j]];
-    n++;
+  const builder = new KeyedQuadsBuilder(keyPos, writePositions, ctx);
+  for (const quad of quads) builder.add(quad);
+  return builder.build();
+}
+
+/** A table filled quad by quad, as a scan reads them (buildKeyedQuads, or a scan that serves its rows meanwhile). */
+export class KeyedQuadsBuilder {
+  private keys: Float64Array<ArrayBuffer> = new Float64Array(INITIAL_QUADS);
+  private values: Float64Array<ArrayBuffer>;
+  private n = 0;
+  private sorted = true;
+  private last = -Infinity;
+  private readonly writes: number;
+
+  constructor(
+    private readonly keyPos: number,
+    private readonly writePositions: readonly number[],
+    private readonly ctx: ExecContext,
+  ) {
+    this.writes = writePositions.length;
+    this.values = new Float64Array(INITIAL_QUADS * this.writes);
   }
-  keys = keys.length === n ? keys : keys.slice(0, n);
-  values = values.length === n * writes ? values : values.slice(0, n * writes);
-  // Index scans come in their index's order; a key that is not the index's first needs a sort.
-  if (!sorted) sortByKey(keys, values, writes);
-  const table = new KeyedQuads(keys, values, writes);
-  ctx.reserve(table.indexBytes);
-  return table;
+
+  add(quad: ArrayLike<number>): void {
+    const writes = this.writes;
+    const n = this.n;
+    if (n === this.keys.length) {
+      this.ctx.reserve(n * 8 * (1 + writes));
+      this.keys = grown(this.keys, n * 2);
+      this.values = grown(this.values, n * 2 * writes);
+    }
+    const key = quad[this.keyPos];
+    if (key < this.last) this.sorted = false;
+    this.last = key;
+    this.keys[n] = key;
+    for (let j = 0; j < writes; j++) this.values[n * writes + j] = quad[this.writePositions[j]];
+    this.n = n + 1;
+  }
+
+  build(): KeyedQuads {
+    const { n, writes } = this;
+    const keys = this.keys.length === n ? this.keys : this.keys.slice(0, n);
+    const values = this.values.length === n * writes ? this.values : this.values.slice(0, n * writes);
+    // Index scans come in their index's order; a key that is not the index's first needs a sort.
+    if (!this.sorted) sortByKey(keys, values, writes);
+    const table = new KeyedQuads(keys, values, writes);
+    this.ctx.reserve(table.indexBytes);
+    return table;
+  }
 }
 
 const INITIAL_QUADS = 1024;
@@ -304,6 +327,40 @@ export function cachedKeyedQuads(
   const key = cacheKey(reader, constants, keyPos, writePositions);
   return key === undefined ? undefined : cache.get(key);
 }
+
+/**
+ * For a scan of all the quads of constants (s, p, o, g) in the order of keyPos: whether an earlier
+ * such scan, on the same store content, was seen, and so whether this one should keep what it reads
+ * as the table (cacheKeyedQuads) for the next ones. The first is only noted: a predicate scanned
+ * once, or cut short by a LIMIT, costs no table.
+ */
+export function scannedBefore(
+  reader: StoreReader,
+  constants: readonly [TermId, TermId, TermId, TermId],
+  keyPos: number,
+  writePositions: readonly number[],
+): boolean {
+  const key = cacheKey(reader, constants, keyPos, writePositions);
+  if (key === undefined) return false;
+  if (scansSeen.get(key)) return true;
+  scansSeen.set(key, true);
+  return false;
+}
+
+/** Keeps a table a scan built (see scannedBefore) for the queries after it on the same store content. */
+export function cacheKeyedQuads(
+  reader: StoreReader,
+  constants: readonly [TermId, TermId, TermId, TermId],
+  keyPos: number,
+  writePositions: readonly number[],
+  table: KeyedQuads,
+): void {
+  const key = cacheKey(reader, constants, keyPos, writePositions);
+  if (key !== undefined) cache.set(key, table);
+}
+
+/** Scans of whole predicates seen once (scannedBefore). */
+const scansSeen = new BoundedMap<string, boolean>(CACHE_ENTRIES);
 
 function cacheKey(
   reader: StoreReader,

@@ -164,3 +164,56 @@ describe('a pattern whose solutions each match many quads', () => {
 function collect(node: PlanNode): PlanNode[] {
   return [node, ...node.children.flatMap(collect)];
 }
+
+describe('an open scan of a predicate (?s :p ?o) run again and again', () => {
+  let store: QuadStore;
+  const QUADS = 500;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const quads = Array.from({ length: QUADS }, (_, i) => `<${EX}s${i % 97}> <${EX}open> <${EX}o${(i * 13) % 250}> .`);
+    // More than a batch: a LIMIT stops the scan before its end.
+    const many = Array.from({ length: 3 * BATCH_SIZE }, (_, i) => `<${EX}s${i}> <${EX}cut> ${i} .`);
+    await runUpdate(store, `INSERT DATA { ${quads.join('\n')} ${many.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  /** Whether the plan's scan read a table in memory. */
+  async function fromTable(query: string): Promise<boolean> {
+    return JSON.stringify((await explainQuery(store, query, {})).plan).includes('(cached table)');
+  }
+
+  /** The answers in the order they come. */
+  async function inOrder(query: string, options?: EngineQueryOptions): Promise<string[]> {
+    const result = await runQuery(store, query, options);
+    const out: string[] = [];
+    if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => t?.value).join(' '));
+    return out;
+  }
+
+  it('reads the store twice, then the table its second scan kept, in the same order', async () => {
+    const query = `SELECT ?s ?o WHERE { ?s <${EX}open> ?o }`;
+    const fromStore = await inOrder(query, { fastPaths: { cachedScans: false } });
+    assert.equal(fromStore.length, QUADS);
+    assert.equal(await fromTable(query), false);
+    assert.equal(await fromTable(query), false);
+    assert.equal(await fromTable(query), true);
+    assert.deepEqual(await inOrder(query), fromStore);
+  });
+
+  it('keeps no table from a scan that a LIMIT cut short', async () => {
+    const query = `SELECT ?o WHERE { ?s <${EX}cut> ?o } LIMIT 2`;
+    for (let i = 0; i < 3; i++) assert.equal(await fromTable(query), false);
+    assert.equal(await fromTable(`SELECT ?o WHERE { ?s <${EX}cut> ?o }`), false);
+    assert.equal(await fromTable(`SELECT ?o WHERE { ?s <${EX}cut> ?o }`), true);
+  });
+
+  it('keeps no table after a write: the store content differs', async () => {
+    const query = `SELECT ?s ?o WHERE { ?s <${EX}open> ?o }`;
+    await rows(store, query);
+    await rows(store, query);
+    await runUpdate(store, `INSERT DATA { <${EX}new> <${EX}open> <${EX}x> }`);
+    assert.equal(await fromTable(query), false);
+    assert.equal((await rows(store, query)).length, QUADS + 1);
+  });
+});

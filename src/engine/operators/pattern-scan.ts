@@ -13,7 +13,7 @@ import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';
-import { cachedKeyedQuads, keyedQuadsFor, OrderedProbes, type KeyedQuads } from './keyed-quads.js';
+import { cacheKeyedQuads, cachedKeyedQuads, keyedQuadsFor, KeyedQuadsBuilder, OrderedProbes, scannedBefore, type KeyedQuads } from './keyed-quads.js';
 import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -152,6 +152,8 @@ export class PatternScan extends Operator {
           continue;
         }
         rowsLookedUp++;
+        // An open scan seen before on this content: what it reads becomes the table the next ones read.
+        const keep = graphs.length === 1 && ks === 0 && ko === 0 ? this.objectTableToKeep(graphs[0], ctx) : undefined;
         const seen = graphs.length > 1 && needsDedupe(this.graph, ctx) ? new Set<string>() : null;
         if (graphs.length === 1) last.begin(key, graphs[0]);
         else last.forget();
@@ -166,6 +168,7 @@ export class PatternScan extends Operator {
           }
           for (const quad of ctx.reader.scan(key[0], key[1], key[2], g)) {
             quadsLookedUp++;
+            keep?.add(quad);
             if (!this.repeatsAgree(quad)) continue;
             if (seen) {
               const k = `${quad[0]} ${quad[1]} ${quad[2]}`;
@@ -186,6 +189,8 @@ export class PatternScan extends Operator {
             }
           }
         }
+        // Kept only when the scan ran to its end: a consumer that stopped early (LIMIT) leaves no table.
+        if (keep) cacheKeyedQuads(ctx.reader, [0, constantOf(this.p), 0, graphs[0]], OBJECT_POS, [SUBJECT_POS], keep.build());
         if (out.pending) {
           ctx.checkpoint();
           yield* out.drainFull();
@@ -288,6 +293,19 @@ export class PatternScan extends Operator {
     if (this.p.kind !== 'id' || this.s.kind !== 'slot' || this.o.kind !== 'slot' || this.repeats.length > 0) return undefined;
     if (this.binds.length !== 2 || !ctx.fastPath('cachedScans')) return undefined;
     return cachedKeyedQuads(ctx.reader, [0, this.p.id, 0, g], OBJECT_POS, [SUBJECT_POS]);
+  }
+
+  /**
+   * For an open scan that has no cached table (cachedObjectTable): a builder to fill as it reads, when
+   * the same scan ran before on this store content and the table fits the query's memory. A
+   * predicate scanned whole again and again (an analytic workload's offers, reviews) is then read from
+   * memory from its third scan on.
+   */
+  private objectTableToKeep(g: TermId, ctx: ExecContext): KeyedQuadsBuilder | undefined {
+    if (this.p.kind !== 'id' || this.s.kind !== 'slot' || this.o.kind !== 'slot' || this.repeats.length > 0) return undefined;
+    if (this.binds.length !== 2 || !ctx.fastPath('cachedScans') || !this.tableFits(ctx)) return undefined;
+    const constants: [TermId, TermId, TermId, TermId] = [0, this.p.id, 0, g];
+    return scannedBefore(ctx.reader, constants, OBJECT_POS, [SUBJECT_POS]) ? new KeyedQuadsBuilder(OBJECT_POS, [SUBJECT_POS], ctx) : undefined;
   }
 
   /** Joins one solution with every quad of a cached table: the subject from its values, the object its key. */
