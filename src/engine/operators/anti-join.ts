@@ -126,7 +126,7 @@ abstract class ExistenceJoin extends Operator {
 
   *execute(input: Iterable<Batch>, ctx: ExecContext): Iterable<Batch> {
     const state = this.stateOf(ctx);
-    const out = new BatchWriter(ctx.width);
+    const out = new BatchWriter(ctx.width, ctx.batchPool());
     const keep = this.keepMatched ? 1 : 0;
     for (const batch of this.left.execute(input, ctx)) {
       if (batch.length === 0) continue;

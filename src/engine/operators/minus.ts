@@ -45,7 +45,7 @@ export class Minus extends Operator {
       yield* source;
       return;
     }
-    const out = new BatchWriter(width);
+    const out = new BatchWriter(width, ctx.batchPool());
     for (const batch of source) {
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
