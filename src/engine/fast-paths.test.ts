@@ -124,6 +124,17 @@ const QUERIES: Record<FastPathName, string[]> = {
     'SELECT * { ?s :q ?s }',
     'SELECT * { GRAPH ?g { ?s :q ?o } }',
   ],
+  countedRows: [
+    // Counts over a chain whose middle variables nothing after reads: merged, then counted.
+    'SELECT ?n (COUNT(*) AS ?c) { ?s :q ?o . ?t :q ?o . ?t :f ?x . ?o :name ?n } GROUP BY ?n',
+    'SELECT (COUNT(?t) AS ?c) (COUNT(DISTINCT ?x) AS ?d) (MIN(?x) AS ?lo) (MAX(?x) AS ?hi) { ?s :q ?o . ?t :q ?o . ?t :f ?x . ?o :name ?n }',
+    'SELECT ?n (COUNT(*) AS ?c) (SUM(DISTINCT ?r) AS ?ranks) { ?s :q ?o . ?t :q ?o ; :p ?p . ?o :name ?n ; :rank ?r FILTER(?p > 10) } GROUP BY ?n',
+    'SELECT ?n ?x (COUNT(?s) AS ?c) { ?s :q ?o . ?t :q ?o . ?t :f ?x . ?o :name ?n } GROUP BY ?n ?x',
+    // Aggregates that need every solution: left alone.
+    'SELECT ?n (SUM(?p) AS ?sum) (AVG(?p) AS ?avg) { ?s :q ?o . ?t :q ?o ; :p ?p . ?o :name ?n } GROUP BY ?n',
+    'SELECT (COUNT(DISTINCT *) AS ?c) { ?s :q ?o . ?t :q ?o . ?t :f ?x . ?o :name ?n }',
+    'SELECT ?n (GROUP_CONCAT(?x) AS ?all) { ?s :q ?o . ?t :q ?o . ?t :f ?x . ?o :name ?n } GROUP BY ?n',
+  ],
 };
 
 /** How the plan shows a shortcut taken, for those explain shows. */
@@ -132,6 +143,7 @@ const SHOWN: Partial<Record<FastPathName, (line: string) => boolean>> = {
   objectRanges: (line) => line.endsWith('(object range)'),
   equalityBinds: (line) => line.startsWith('EqualityBind'),
   cachedScans: (line) => line.endsWith('(cached table)'),
+  countedRows: (line) => line.startsWith('CountedRows'),
 };
 
 function operators(node: PlanNode): string[] {

@@ -38,6 +38,11 @@ export interface EngineFastPaths {
    * join built, or the one the scan's own second run kept (pattern-scan.ts).
    */
   cachedScans?: boolean;
+  /**
+   * Below a grouping that only counts, solutions alike on every variable still needed are merged
+   * into one that carries their count (plan/counted-rows-rule.ts, operators/counted-rows.ts).
+   */
+  countedRows?: boolean;
 }
 
 export type FastPathName = keyof EngineFastPaths;
@@ -52,6 +57,7 @@ export const FAST_PATH_NAMES: readonly FastPathName[] = [
   'firstMatchExists',
   'orderedProbes',
   'cachedScans',
+  'countedRows',
 ];
 
 /** Where the switches are read: the optimizer on and the path not turned off. */

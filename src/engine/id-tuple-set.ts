@@ -79,8 +79,8 @@ function sameTuple(tuples: Float64Array, base: number, data: Float64Array, offse
   return true;
 }
 
-/** A hash of the IDs (which can exceed 32 bits: query-local ones do). */
-function hashOf(data: Float64Array, offset: number, slots: readonly number[]): number {
+/** A hash of the IDs at `data[offset + slots[i]]` (which can exceed 32 bits: query-local ones do). */
+export function hashOf(data: Float64Array, offset: number, slots: readonly number[]): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < slots.length; i++) {
     const id = data[offset + slots[i]];

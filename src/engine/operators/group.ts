@@ -40,11 +40,12 @@ export interface AggregateSpec {
 
 /** COUNT over a variable's IDs. */
 interface IdCounter extends Accumulator {
-  addId(id: number): void;
+  addId(id: number, weight: number): void;
 }
 
 interface Accumulator {
-  add(value: Term | undefined): void;
+  /** `weight`: how many solutions the value stands for (counted-rows.ts); only COUNT reads it. */
+  add(value: Term | undefined, weight?: number): void;
   result(): Term | undefined;
 }
 
@@ -58,6 +59,12 @@ export class Group extends Operator {
     readonly aggregates: AggregateSpec[],
     /** Slots that make a solution distinct for COUNT(DISTINCT *). */
     readonly solutionSlots: number[],
+    /**
+     * The slot where the input keeps how many solutions each one stands for (counted-rows.ts), or
+     * -1: one each. Only with aggregates that a count of alike solutions leaves right (COUNT,
+     * COUNT(DISTINCT ?x), MIN, MAX, SAMPLE).
+     */
+    readonly weightSlot = -1,
   ) {
     super();
     this.maybe = new Set([...keySlots, ...aggregates.map((a) => a.slot)]);
@@ -85,8 +92,10 @@ export class Group extends Operator {
     for (const batch of this.child.execute(input, ctx)) {
       ctx.checkpoint();
       const data = batch.data;
+      const weightSlot = this.weightSlot;
       for (let r = 0; r < batch.length; r++) {
         const offset = r * width;
+        const weight = weightSlot < 0 ? 1 : data[offset + weightSlot] || 1;
         const key = this.keySlots.length === 0 ? '' : rowKey(data, offset, this.keySlots);
         let group = groups.get(key);
         if (!group) {
@@ -100,11 +109,11 @@ export class Group extends Operator {
           const spec = this.aggregates[i];
           if (spec.expression === null) {
             // COUNT(*): a solution counts; COUNT(DISTINCT *) counts distinct solutions.
-            group.accumulators[i].add(spec.distinct ? solutionTerm(data, offset, this.solutionSlots) : COUNTED);
+            group.accumulators[i].add(spec.distinct ? solutionTerm(data, offset, this.solutionSlots) : COUNTED, weight);
           } else if (countsIds(spec)) {
-            (group.accumulators[i] as IdCounter).addId(data[offset + spec.variableSlot!]);
+            (group.accumulators[i] as IdCounter).addId(data[offset + spec.variableSlot!], weight);
           } else {
-            group.accumulators[i].add(valueOrUndefined(spec.expression.evaluate, data, offset, ctx));
+            group.accumulators[i].add(valueOrUndefined(spec.expression.evaluate, data, offset, ctx), weight);
           }
         }
       }
@@ -155,14 +164,14 @@ function idCounter(distinct: boolean, ctx: ExecContext): IdCounter {
   let n = 0;
   const seen = distinct ? new Set<number>() : undefined;
   return {
-    addId(id) {
+    addId(id, weight) {
       if (id === 0) return;
       if (seen) {
         if (seen.has(id)) return;
         seen.add(id);
         ctx.reserve(16);
-      }
-      n++;
+        n++;
+      } else n += weight;
     },
     add() {
       throw new Error('an ID counter counts IDs');
@@ -177,6 +186,7 @@ function newAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
   if (!spec.distinct) return inner;
   const seen = new Set<string>();
   return {
+    // A DISTINCT aggregate counts a value once, however many solutions brought it.
     add(value) {
       if (value === undefined) return inner.add(value);
       const key = termKey(value);
@@ -239,8 +249,8 @@ function baseAccumulator(spec: AggregateSpec, ctx: ExecContext): Accumulator {
     case 'count': {
       let n = 0;
       return {
-        add: (v) => {
-          if (v !== undefined) n++;
+        add: (v, weight = 1) => {
+          if (v !== undefined) n += weight;
         },
         result: () => typedLiteral(String(n), xsd.integer),
       };

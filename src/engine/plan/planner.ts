@@ -35,6 +35,7 @@ import { pushDownFilter, type BgpWithFilters } from './filter-pushdown.js';
 import { objectBoundsOf } from './object-bounds.js';
 import { PatternCounts } from './pattern-counts.js';
 import { variableEqualities, type SlotEquality } from './variable-equalities.js';
+import { withCountedRows } from './counted-rows-rule.js';
 import { EqualityBind } from '../operators/equality-bind.js';
 import { knownIriId, rememberIriId } from './iri-ids.js';
 import { QUERY_LOCAL_ID_BASE } from '../../store/index.js';
@@ -505,7 +506,11 @@ export class Planner {
       separator: a.separator ?? ' ',
       variableSlot: this.ctx.fastPath('idCounts') ? variableSlotOf(a.expression, env.scope) : undefined,
     }));
-    const op = new Group(child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env));
+    const counted =
+      this.optimize && this.ctx.fastPath('countedRows')
+        ? withCountedRows(child.op, keySlots, aggregates, [...env.inputVars, ...env.params], this.ctx.statistics(), () => env.scope.hidden('count'))
+        : undefined;
+    const op = new Group(counted?.input ?? child.op, keySlots, aggregates, this.solutionSlots(node, child.op, env), counted?.weightSlot);
     return { op, mentioned: union(child.mentioned, op.maybe) };
   }
 
