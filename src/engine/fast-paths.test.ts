@@ -95,6 +95,10 @@ const QUERIES: Record<FastPathName, string[]> = {
     'SELECT ?s { ?s :q ?o OPTIONAL { ?s :g ?g } FILTER(!BOUND(?g) || isIRI(?g)) }',
     'SELECT ?s ?d { ?s :v ?v BIND(xsd:decimal(?v) AS ?d) }',
     'SELECT ?s ?y { ?s :p ?n OPTIONAL { ?s :v ?v } BIND(-?v AS ?y) }',
+    // Values of every kind repeating far apart, kept per term: comparisons that fail as type errors.
+    'SELECT ?s { ?s :f ?x FILTER(?x > 1) }',
+    'SELECT ?s ?l { ?s :f ?x BIND(LANG(?x) AS ?l) }',
+    'SELECT ?x (COUNT(*) AS ?n) { ?s :f ?x FILTER(?x >= "2008-01-01T12:30:00Z"^^xsd:dateTime) } GROUP BY ?x',
   ],
   firstMatchExists: [
     'SELECT ?s { ?s :q ?o FILTER EXISTS { ?s :g ?x } }',

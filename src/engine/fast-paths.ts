@@ -25,7 +25,8 @@ export interface EngineFastPaths {
   idCounts?: boolean;
   /**
    * A pure expression of one variable (and arithmetic of two) is evaluated again only when the
-   * variables' IDs change from one solution to the next (expression/compile-expression.ts).
+   * variables' IDs change from one solution to the next; a whole expression of one variable keeps
+   * its value per ID for the evaluation (expression/compile-expression.ts).
    */
   valueMemos?: boolean;
   /** EXISTS of one pattern answers from its first matching quad (PatternScan.anyMatch). */

@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { openStore } from '../store/lmdb-store.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { runQuery, runUpdate } from './query-engine.js';
+import type { EngineQueryOptions } from './engine-api.js';
 import { SparqlSyntaxError, EvaluationError, TimeoutError } from '../errors.js';
 
 const PREFIX = 'PREFIX : <http://ex/> ';
 
 /** Runs a SELECT and returns its rows as `var=value` strings, sorted unless the query orders them. */
-async function select(store: QuadStore, query: string, ordered = false): Promise<string[]> {
-  const result = await runQuery(store, PREFIX + query);
+async function select(store: QuadStore, query: string, ordered = false, options: EngineQueryOptions = {}): Promise<string[]> {
+  const result = await runQuery(store, PREFIX + query, options);
   assert.equal(result.kind, 'bindings');
   const rows: string[] = [];
   if (result.kind !== 'bindings') return rows;
@@ -132,6 +133,29 @@ describe('query engine', () => {
       's=http://ex/a y=-1',
     ]);
     for (const n of [1, 2, 1]) assert.deepEqual(await select(store, `SELECT ?s { ?s :p ?o FILTER(?o = ${n} + 0) }`), [`s=http://ex/${n === 1 ? 'a' : 'b'}`]);
+  });
+
+  it('keeps the value of a filter per term for the query, errors not kept, with more terms than it keeps', async () => {
+    // 20,000 subjects over 12 values each way round (repeats far apart, a string among the numbers:
+    // a type error each time), then 20,000 subjects with a value each (more than a query keeps).
+    const few = Array.from({ length: 20_000 }, (_, i) => `:f${i} :few ${i % 11 === 0 ? '"x"' : i % 12} .`);
+    const many = Array.from({ length: 20_000 }, (_, i) => `:m${i} :many ${i} .`);
+    const local = openStore({ memory: true });
+    try {
+      await runUpdate(local, `${PREFIX} INSERT DATA { ${few.join('\n')} ${many.join('\n')} }`);
+      for (const options of [{}, { fastPaths: { valueMemos: false } }]) {
+        const counted = async (query: string) => (await select(local, query, false, options))[0];
+        const expectedFew = few.filter((_, i) => i % 11 !== 0 && i % 12 > 5).length;
+        assert.equal(await counted('SELECT (COUNT(*) AS ?n) { ?s :few ?x FILTER(?x > 5) }'), `n=${expectedFew}`);
+        assert.equal(
+          await counted('SELECT (COUNT(*) AS ?n) { ?s :few ?x FILTER(!(?x > 5)) }'),
+          `n=${20_000 - expectedFew - few.filter((_, i) => i % 11 === 0).length}`,
+        );
+        assert.equal(await counted('SELECT (COUNT(*) AS ?n) { ?s :many ?x FILTER(?x >= 19990 || ?x < 5) }'), 'n=15');
+      }
+    } finally {
+      await local.close();
+    }
   });
 
   it('keeps the value of an expression of one variable while the variable repeats, but never a fresh one', async () => {
