@@ -208,6 +208,7 @@ export class LocalService implements SparqlService {
         window: BATCH_WINDOW,
         resourceLimits: workerResourceLimits(options),
         joinTableCacheBytes: joinTableCacheBytes(options.queryMemoryBudget),
+        releaseGrowthBytes: releaseGrowthBytes(options.queryMemoryBudget),
         memory: admission && { admission, perQuery },
       });
       if (admission) checkRoomForOneQuery(admission, perQuery);
@@ -489,6 +490,15 @@ function workerResourceLimits(options: LocalServiceOptions): ResourceLimits | un
  */
 function joinTableCacheBytes(queryMemoryBudget: number | undefined): number | undefined {
   return queryMemoryBudget ? Math.max(16 * 2 ** 20, queryMemoryBudget / 4) : undefined;
+}
+
+/**
+ * How much a worker's memory may grow before a job's end collects its garbage: a quarter of a
+ * query's memory budget, at least 32 MiB, as for the join tables it keeps; without a budget,
+ * heap-release.ts's default. Garbage below it counts in the resident memory that admission weighs.
+ */
+function releaseGrowthBytes(queryMemoryBudget: number | undefined): number | undefined {
+  return queryMemoryBudget ? Math.max(32 * 2 ** 20, queryMemoryBudget / 4) : undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface QueryPoolOptions {
   resourceLimits?: ResourceLimits;
   /** Bytes of join tables each worker keeps for later queries (the engine's default if unset). */
   joinTableCacheBytes?: number;
+  /** Growth of a worker's memory after which a job's end collects its garbage (heap-release.ts's default if unset). */
+  releaseGrowthBytes?: number;
   /** The process-wide memory budget, and what each query reserves of it while it runs on a worker. */
   memory?: { admission: MemoryAdmission; perQuery: number };
 }
@@ -167,6 +169,7 @@ export class QueryPool {
       control,
       window: this.options.window,
       joinTableCacheBytes: this.options.joinTableCacheBytes,
+      releaseGrowthBytes: this.options.releaseGrowthBytes,
     };
     const { worker } = await startWorker(WORKER_ENTRY, data, this.options.resourceLimits);
     const w = new QueryWorker(worker, control, this.options.cancelGraceMs);

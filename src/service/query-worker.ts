@@ -17,7 +17,7 @@ import type { QueryWorkerData, QueryWorkerReply, QueryWorkerRequest, ResultHead,
 import type { SolutionRow } from './sparql-service.js';
 import type { Quad } from '../rdf/index.js';
 import { keepQueryGarbageYoung } from './young-generation.js';
-import { releaseGarbageAfterJob } from './heap-release.js';
+import { releaseGarbageAfterJob, setReleaseGrowth } from './heap-release.js';
 
 /** Cells per message: large enough to amortize a message, small enough to stream smoothly. */
 const CELLS_PER_MESSAGE = 32_768;
@@ -25,8 +25,9 @@ const CELLS_PER_MESSAGE = 32_768;
 const FLUSH_INTERVAL_MS = 50;
 
 const port = parentPort!;
-const { storePath, control, window, joinTableCacheBytes } = workerData as QueryWorkerData;
+const { storePath, control, window, joinTableCacheBytes, releaseGrowthBytes } = workerData as QueryWorkerData;
 if (joinTableCacheBytes !== undefined) setJoinTableCacheBytes(joinTableCacheBytes);
+if (releaseGrowthBytes !== undefined) setReleaseGrowth(releaseGrowthBytes);
 
 function post(reply: QueryWorkerReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(reply, transfer);

@@ -23,6 +23,8 @@ export interface QueryWorkerData {
   window: number;
   /** Bytes of join tables the worker keeps for later queries (the engine's default if unset). */
   joinTableCacheBytes?: number;
+  /** Growth of the worker's memory after which a job's end collects its garbage (heap-release.ts). */
+  releaseGrowthBytes?: number;
 }
 
 export interface RunQueryMessage {
