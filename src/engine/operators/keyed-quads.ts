@@ -359,6 +359,38 @@ export function cacheKeyedQuads(
   if (key !== undefined) cache.set(key, table);
 }
 
+/** The solutions looked up one by one where a table could have served, and the quads they read. */
+export interface LookupCosts {
+  rows: number;
+  quads: number;
+}
+
+/**
+ * The look-ups made so far on this store content, by every query of this thread, in place of the
+ * table for (s, p, o, g) keyed by keyPos; undefined without a content version. A pattern looked up
+ * for thousands of solutions in each of a workload's queries pays for its table over the queries,
+ * not within one (issue 23's a15: 6,000 reviews looked up in reviewFor at some 1.3 µs each, a
+ * cursor positioned in a large index, against a table of 290,000 quads built once).
+ */
+export function lookupCostsFor(
+  reader: StoreReader,
+  constants: readonly [TermId, TermId, TermId, TermId],
+  keyPos: number,
+  writePositions: readonly number[],
+): LookupCosts | undefined {
+  const key = cacheKey(reader, constants, keyPos, writePositions);
+  if (key === undefined) return undefined;
+  let costs = lookups.get(key);
+  if (!costs) {
+    costs = { rows: 0, quads: 0 };
+    lookups.set(key, costs);
+  }
+  return costs;
+}
+
+/** Look-ups per table not built (lookupCostsFor). */
+const lookups = new BoundedMap<string, LookupCosts>(CACHE_ENTRIES);
+
 /** Scans of whole predicates seen once (scannedBefore). */
 const scansSeen = new BoundedMap<string, boolean>(CACHE_ENTRIES);
 

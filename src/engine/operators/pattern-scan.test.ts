@@ -217,3 +217,42 @@ describe('an open scan of a predicate (?s :p ?o) run again and again', () => {
     assert.equal((await rows(store, query)).length, QUADS + 1);
   });
 });
+
+describe('a pattern looked up for many solutions in query after query', () => {
+  let store: QuadStore;
+  const BIG = 2000;
+  const SOLUTIONS = 100;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    const big = Array.from({ length: BIG }, (_, i) => `<${EX}s${i}> <${EX}big> ${i} .`);
+    // Half the solutions have no quad in <big>: subjects t0, t1, …
+    const small = Array.from({ length: SOLUTIONS }, (_, i) => `<${EX}${i % 2 ? 's' : 't'}${i * 7}> <${EX}small> true .`);
+    await runUpdate(store, `INSERT DATA { ${big.join('\n')} ${small.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  const OFF: EngineQueryOptions = { fastPaths: { hashJoins: false } };
+
+  it('is joined by hash once the look-ups of the queries before cost as much as its table', async () => {
+    const query = `SELECT ?s ?v WHERE { ?s <${EX}small> true . ?s <${EX}big> ?v }`;
+    const expected = await rows(store, query, OFF);
+    assert.equal(expected.length, SOLUTIONS / 2);
+    const hashed: boolean[] = [];
+    for (let run = 0; run < 5; run++) {
+      hashed.push(JSON.stringify((await explainQuery(store, query, {})).plan).includes('(hash join)'));
+      assert.deepEqual(await rows(store, query), expected);
+    }
+    assert.equal(hashed[0], false);
+    assert.equal(hashed[4], true);
+  });
+
+  it('answers EXISTS and NOT EXISTS from a table once their probes cost as much, as from the store', async () => {
+    for (const filter of ['EXISTS', 'NOT EXISTS']) {
+      const query = `SELECT ?s WHERE { ?s <${EX}small> true FILTER ${filter} { ?s <${EX}big> ?v } }`;
+      const expected = await rows(store, query, OFF);
+      assert.equal(expected.length, SOLUTIONS / 2);
+      for (let run = 0; run < 40; run++) assert.deepEqual(await rows(store, query), expected, `${filter}, run ${run}`);
+    }
+  });
+});

@@ -13,7 +13,17 @@ import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { Operator, slotLabel } from './operator.js';
 import { type GraphRef, graphsToScan, needsDedupe } from './graph-ref.js';
 import { ObjectRange, type ObjectBound } from './object-range.js';
-import { cacheKeyedQuads, cachedKeyedQuads, keyedQuadsFor, KeyedQuadsBuilder, OrderedProbes, scannedBefore, type KeyedQuads } from './keyed-quads.js';
+import {
+  cacheKeyedQuads,
+  cachedKeyedQuads,
+  keyedQuadsFor,
+  KeyedQuadsBuilder,
+  lookupCostsFor,
+  OrderedProbes,
+  scannedBefore,
+  type KeyedQuads,
+  type LookupCosts,
+} from './keyed-quads.js';
 import { cachedNumericObjects, MAX_NUMERIC_OBJECTS, numericObjectsFor } from './numeric-objects.js';
 
 /** A pattern position: a constant term ID, or a variable slot. */
@@ -117,7 +127,7 @@ export class PatternScan extends Operator {
         if (row === SAMPLED_ROWS && !table && rowsLookedUp > 0) {
           // The batch's first solutions' look-ups show how many quads each reads: with that rate,
           // the rest of the batch may be worth joining by hash (for the first batch, the only sign).
-          this.addLookupCosts(ctx, rowsLookedUp, quadsLookedUp);
+          this.addLookupCosts(batch, ctx, rowsLookedUp, quadsLookedUp);
           rowsLookedUp = quadsLookedUp = 0;
           if (this.worthHashing(batch, batch.length - row, ctx)) table = this.hashTable(batch, ctx);
         }
@@ -196,7 +206,7 @@ export class PatternScan extends Operator {
           yield* out.drainFull();
         }
       }
-      if (rowsLookedUp > 0) this.addLookupCosts(ctx, rowsLookedUp, quadsLookedUp);
+      if (rowsLookedUp > 0) this.addLookupCosts(batch, ctx, rowsLookedUp, quadsLookedUp);
     }
     yield* out.flush();
   }
@@ -208,7 +218,9 @@ export class PatternScan extends Operator {
    * this batch's (at as many quads a solution as before) would cost as much as the scan, the rest
    * are joined by hash, so a large input costs at most about twice the better of the two ways,
    * whatever the estimate said. (The quads read matter where each solution matches many: 10,000
-   * products' look-ups of their 22 features each read as many quads as the table holds.)
+   * products' look-ups of their 22 features each read as many quads as the table holds.) The
+   * look-ups counted are those of every query of this thread on the same store content, as the
+   * table, once built, serves them all (keyed-quads.ts, lookupCostsFor).
    */
   private worthHashing(batch: Batch, rowsAhead: number, ctx: ExecContext): boolean {
     if (rowsAhead < MIN_ROWS_TO_HASH || !this.tableFits(ctx) || !ctx.fastPath('hashJoins')) return false;
@@ -217,7 +229,7 @@ export class PatternScan extends Operator {
     if (this.constantMatches <= rowsAhead * QUADS_PER_LOOKUP) return true;
     // A table this evaluation or an earlier query built costs nothing to use.
     if (this.tableAtHand(batch, ctx)) return true;
-    const { rows, quads } = this.lookupCosts(ctx);
+    const { rows, quads } = this.lookupCosts(batch, ctx);
     const quadsPerRow = rows > 0 ? quads / rows : 0;
     return this.constantMatches <= (rows + rowsAhead) * (QUADS_PER_LOOKUP + quadsPerRow);
   }
@@ -233,25 +245,37 @@ export class PatternScan extends Operator {
     return quads <= MAX_HASHED_QUADS && quads * TABLE_BYTES_PER_QUAD * 2 <= ctx.memoryLeft;
   }
 
-  private addLookupCosts(ctx: ExecContext, rows: number, quads: number): void {
-    const costs = this.lookupCosts(ctx);
+  private addLookupCosts(batch: Batch, ctx: ExecContext, rows: number, quads: number): void {
+    const costs = this.lookupCosts(batch, ctx);
     costs.rows += rows;
     costs.quads += quads;
   }
 
-  /** The solutions this evaluation looked up so far, and the quads their look-ups read. */
-  private lookupCosts(ctx: ExecContext): { rows: number; quads: number } {
+  /**
+   * The solutions looked up so far instead of joining them with the table the batch would use, and
+   * the quads their look-ups read: by this evaluation, and by the thread's earlier ones on the same
+   * store content where the table could be cached.
+   */
+  private lookupCosts(batch: Batch, ctx: ExecContext): LookupCosts {
     let memo = ctx.memo.get(this);
     if (!memo) {
       memo = new Map();
       ctx.memo.set(this, memo);
     }
-    let costs = memo.get('lookupCosts') as { rows: number; quads: number } | undefined;
+    let costs = memo.get('lookupCosts') as LookupCosts | undefined;
     if (!costs) {
-      costs = { rows: 0, quads: 0 };
+      const keyPos = this.keyPosition(batch, ctx.width);
+      const g = this.tableGraph(ctx);
+      const shared = keyPos >= 0 && g !== -1 ? lookupCostsFor(ctx.reader, this.tableConstants(g), keyPos, this.writePositions(keyPos)) : undefined;
+      costs = shared ?? { rows: 0, quads: 0 };
       memo.set('lookupCosts', costs);
     }
     return costs;
+  }
+
+  /** The positions a table keyed by keyPos holds values for: the other variables'. */
+  private writePositions(keyPos: number): number[] {
+    return this.binds.filter((b) => b.pos !== keyPos).map((b) => b.pos);
   }
 
   /** The hash table for the position the batch binds, built once per evaluation (undefined: not applicable). */
@@ -279,8 +303,7 @@ export class PatternScan extends Operator {
     const g = this.tableGraph(ctx);
     if (keyPos < 0 || g === -1) return false;
     if ((ctx.memo.get(this) as Map<string, unknown> | undefined)?.has(String(keyPos))) return true;
-    const writePositions = this.binds.filter((b) => b.pos !== keyPos).map((b) => b.pos);
-    return cachedKeyedQuads(ctx.reader, this.tableConstants(g), keyPos, writePositions) !== undefined;
+    return cachedKeyedQuads(ctx.reader, this.tableConstants(g), keyPos, this.writePositions(keyPos)) !== undefined;
   }
 
   /**
@@ -400,6 +423,8 @@ export class PatternScan extends Operator {
       key[pos] = t.kind === 'slot' ? data[offset + t.slot] : t.id;
       if (key[pos] >= QUERY_LOCAL_ID_BASE) return false;
     }
+    const probes = this.probeTable(key, ctx);
+    if (probes?.table) return probes.table.find(key[probes.keyPos]) >= 0;
     for (const g of graphsToScan(this.graph, data, offset, ctx)) {
       if (this.fullyBound(key, g, data, offset)) {
         if (ctx.reader.has(key[0], key[1], key[2], g)) return true;
@@ -408,6 +433,53 @@ export class PatternScan extends Operator {
       for (const quad of ctx.reader.scan(key[0], key[1], key[2], g)) if (this.repeatsAgree(quad)) return true;
     }
     return false;
+  }
+
+  /**
+   * For EXISTS probes that bind one position of the pattern (the same for every solution): the
+   * table of the pattern's quads keyed by it, when it is cached, or once this thread's probes on
+   * the same store content have cost as much as building it (lookupCostsFor). BSBM 10k's a08 (NOT
+   * EXISTS of a review for each of 10,000 products) positions a cursor in reviewFor's index per
+   * product; a table is a hash probe each. Undefined: look up in the store.
+   */
+  private probeTable(key: readonly number[], ctx: ExecContext): Probes | undefined {
+    let memo = ctx.memo.get(this);
+    if (!memo) {
+      memo = new Map();
+      ctx.memo.set(this, memo);
+    }
+    let probes = memo.get('probes') as Probes | null | undefined;
+    if (probes === undefined) {
+      probes = this.probesFor(key, ctx);
+      memo.set('probes', probes);
+    }
+    if (probes === null || key[probes.keyPos] === 0 || key[probes.keyPos] >= QUERY_LOCAL_ID_BASE) return undefined;
+    for (let pos = 0; pos < 3; pos++) if (pos !== probes.keyPos && this.terms[pos].kind === 'slot' && key[pos] !== 0) return undefined;
+    if (probes.table) return probes;
+    probes.costs.rows++;
+    probes.costs.quads++;
+    if (this.constantMatches > probes.costs.rows * (QUADS_PER_LOOKUP + 1)) return undefined;
+    probes.table = keyedQuadsFor(ctx.reader, probes.constants, probes.keyPos, this.writePositions(probes.keyPos), ctx);
+    return probes;
+  }
+
+  /** What probeTable needs for this evaluation, from its first solution; null where a table cannot serve. */
+  private probesFor(key: readonly number[], ctx: ExecContext): Probes | null {
+    if (this.repeats.length > 0 || this.graph.kind === 'slot' || !ctx.fastPath('hashJoins') || !this.tableFits(ctx)) return null;
+    let keyPos = -1;
+    for (let pos = 0; pos < 3; pos++) {
+      if (this.terms[pos].kind !== 'slot' || key[pos] === 0) continue;
+      if (keyPos >= 0) return null;
+      keyPos = pos;
+    }
+    const g = this.tableGraph(ctx);
+    if (keyPos < 0 || g === -1 || !(this.graph.kind === 'id' || ctx.dataset.defaultGraphs.length === 1)) return null;
+    const constants = this.tableConstants(g);
+    const writePositions = this.writePositions(keyPos);
+    const costs = lookupCostsFor(ctx.reader, constants, keyPos, writePositions);
+    if (!costs) return null;
+    const table = cachedKeyedQuads(ctx.reader, constants, keyPos, writePositions);
+    return { keyPos, constants, costs, table };
   }
 
   /** Whether subject, predicate, object and graph are all known for this solution. */
@@ -420,6 +492,14 @@ export class PatternScan extends Operator {
     for (const r of this.repeats) if (quad[r.pos] !== quad[r.firstPos]) return false;
     return true;
   }
+}
+
+/** EXISTS probes of one evaluation into a pattern's table (PatternScan.probeTable). */
+interface Probes {
+  keyPos: number;
+  constants: [TermId, TermId, TermId, TermId];
+  costs: LookupCosts;
+  table: KeyedQuads | undefined;
 }
 
 /**
