@@ -303,3 +303,30 @@ describe('object range: too many objects in range for the solutions at hand', ()
     );
   });
 });
+
+describe('object range: the candidates by subject, kept for the next query on the same bounds', () => {
+  let store: QuadStore;
+
+  before(async () => {
+    store = openStore({ memory: true });
+    // 40 subjects with three values each, far apart, so that one range takes one or two of a subject's.
+    const triples = Array.from({ length: 40 }, (_, i) => `<${EX}m${i}> a <${EX}M> ; <${EX}val> ${i}, ${i + 50}, ${i + 100} .`);
+    await runUpdate(store, `INSERT DATA { ${triples.join('\n')} }`);
+  });
+  after(() => store.close());
+
+  it('gives the same answers, in the same order, each time and as the plain path', async () => {
+    const query = `SELECT ?s ?o WHERE { ?s a <${EX}M> . ?s <${EX}val> ?o FILTER(?o >= 20 && ?o < 120) }`;
+    const inOrder = async (optimize: boolean) => {
+      const result = await runQuery(store, query, { optimize });
+      const out: string[] = [];
+      if (result.kind === 'bindings') for (const batch of result.rows) for (const row of batch) out.push(row.map((t) => t?.value).join(' '));
+      return out;
+    };
+    assert.equal(await usesObjectRange(store, query), true);
+    const first = await inOrder(true);
+    assert.equal(first.length, 20 + 40 + 20);
+    assert.deepEqual([...first].sort(), (await inOrder(false)).sort());
+    for (let run = 0; run < 3; run++) assert.deepEqual(await inOrder(true), first);
+  });
+});
