@@ -52,11 +52,17 @@ export class IdTupleSet {
     }
   }
 
-  private grow(): void {
+  /** Makes room for `expected` tuples at once (no growth by doubling on the way there). */
+  reserve(expected: number): void {
+    let capacity = this.used.length;
+    while (capacity < expected * 2) capacity *= 2;
+    if (capacity > this.used.length) this.grow(capacity);
+  }
+
+  private grow(capacity = this.used.length * 2): void {
     const arity = this.arity;
     const oldTuples = this.tuples;
     const oldUsed = this.used;
-    const capacity = oldUsed.length * 2;
     const tuples = (this.tuples = new Float64Array(capacity * arity));
     const used = (this.used = new Uint8Array(capacity));
     const mask = (this.mask = capacity - 1);

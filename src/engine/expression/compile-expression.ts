@@ -91,7 +91,8 @@ function valueByIdOf(evaluate: Evaluate, slot: number): Evaluate {
   let evaluation = -1;
   let lastId = 0;
   let lastValue: Term | undefined;
-  let values = new Map<number, Term>();
+  // Made for the second ID of an evaluation: one that sees a single ID (a small query's) needs none.
+  let values: Map<number, Term> | undefined;
   let found = 0;
   let lookups = 0;
   let looking = true;
@@ -101,21 +102,22 @@ function valueByIdOf(evaluate: Evaluate, slot: number): Evaluate {
       if (id === lastId && lastValue !== undefined) return lastValue;
     } else {
       evaluation = ctx.serial;
-      values = new Map();
+      values = undefined;
       found = lookups = 0;
       looking = true;
     }
-    let value = looking ? values.get(id) : undefined;
+    let value = values?.get(id);
     if (value !== undefined) found++;
     else {
       // Not kept when it throws: an error is raised again each time.
       lastValue = undefined;
       value = evaluate(data, offset, ctx);
-      if (looking) {
+      if (looking && lookups > 0) {
+        values ??= new Map();
         if (values.size < MEMO_IDS) values.set(id, value);
         else if (found * 2 < lookups) {
           looking = false;
-          values = new Map();
+          values = undefined;
         }
       }
     }

@@ -3,7 +3,7 @@
  * whole solution sequence, so the planner only pipelines them at the root of a (sub-)query.
  */
 import { IdTupleSet } from '../id-tuple-set.js';
-import { Batch, BatchWriter } from '../batch.js';
+import { Batch, BATCH_SIZE, BatchWriter } from '../batch.js';
 import type { ExecContext } from '../exec-context.js';
 import { RowBuffer } from '../row-buffer.js';
 import { type CompiledExpression, valueOrUndefined } from '../expression/compile-expression.js';
@@ -208,11 +208,12 @@ export class Distinct extends Operator {
     const slots = this.slots;
     // No visible variable: every solution is the empty one, and the first stands for all.
     let emptySeen = false;
-    // Sized for the solutions expected, within a bound: growing by doubling rehashes every tuple
-    // again at each step (a third of a14's DISTINCT over 212,000 pairs), and a wrong estimate over
-    // a LIMIT's few rows should not cost a large table to zero.
-    const expected = Number.isFinite(this.child.estimate) ? Math.min(this.child.estimate, PRESIZED_TUPLES) : 8;
-    const seen = new IdTupleSet(Math.max(1, slots.length), expected);
+    const seen = new IdTupleSet(Math.max(1, slots.length));
+    // Sized for the solutions expected, within a bound, once a first batch's worth were distinct:
+    // growing by doubling rehashes every tuple again at each step (a third of a14's DISTINCT over
+    // 212,000 pairs), but a query of a few rows (most of BSBM Explore's) should not zero a table
+    // sized for an estimate.
+    let sized = false;
     let reserved = 0;
     const out = new BatchWriter(width, ctx.batchPool());
     for (const batch of this.child.execute(input, ctx)) {
@@ -222,6 +223,10 @@ export class Distinct extends Operator {
           emptySeen = true;
         } else if (!seen.add(batch.data, r * width, slots)) continue;
         out.target().appendCopy(batch, r);
+      }
+      if (!sized && seen.size >= BATCH_SIZE) {
+        sized = true;
+        if (Number.isFinite(this.child.estimate)) seen.reserve(Math.min(this.child.estimate, PRESIZED_TUPLES));
       }
       if (seen.bytes > reserved) {
         ctx.reserve(seen.bytes - reserved);
@@ -236,7 +241,7 @@ export class Distinct extends Operator {
   }
 }
 
-/** The most tuples a DISTINCT's set is sized for before it has seen any (2^18: 4 MiB a slot). */
+/** The most tuples a DISTINCT's set is sized for at once (2^18: 4 MiB a slot). */
 const PRESIZED_TUPLES = 2 ** 18;
 
 export class Slice extends Operator {
