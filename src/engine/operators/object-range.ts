@@ -11,7 +11,7 @@ import type { CompiledExpression } from '../expression/compile-expression.js';
 import { QUERY_LOCAL_ID_BASE, type TermId } from '../../store/index.js';
 import { ExpressionError } from '../functions/index.js';
 import { orderKeyOf, type NumericObjects } from './numeric-objects.js';
-import { KeyedQuads, sortByKey } from './keyed-quads.js';
+import { KeyedQuadsBuilder, type KeyedQuads } from './keyed-quads.js';
 import { BoundedMap } from '../../bounded-map.js';
 
 /** A bound on the object: the value of `expression` for the solution at hand. */
@@ -61,16 +61,14 @@ class Candidates {
    */
   table(ctx: ExecContext): KeyedQuads {
     if (!this.bySubject) {
-      const keys = new Float64Array(this.count);
-      const values = new Float64Array(this.count);
-      let n = 0;
+      const builder = new KeyedQuadsBuilder(SUBJECT, [OBJECT], ctx);
+      const quad = [0, 0, 0, 0];
       this.forEach((subject, object) => {
-        keys[n] = subject;
-        values[n++] = object;
+        quad[SUBJECT] = subject;
+        quad[OBJECT] = object;
+        builder.add(quad);
       });
-      sortByKey(keys, values, 1);
-      const table = new KeyedQuads(keys, values, 1);
-      ctx.reserve(this.count * 16 + table.indexBytes);
+      const table = builder.build();
       this.bySubject = table;
       let tables = subjectTables.get(this.index);
       if (!tables) {
@@ -82,6 +80,10 @@ class Candidates {
     return this.bySubject;
   }
 }
+
+/** A quad's subject and object positions, as tables name them. */
+const SUBJECT = 0;
+const OBJECT = 2;
 
 /** Candidates by subject per value-ordered index and span, for the queries after the one that built them. */
 const subjectTables = new WeakMap<NumericObjects, BoundedMap<string, KeyedQuads>>();

@@ -313,9 +313,14 @@ export class PatternScan extends Operator {
    * subject), and reading it costs a few ns a quad against ~90 for lmdb-js' cursor.
    */
   private cachedObjectTable(g: TermId, ctx: ExecContext): KeyedQuads | undefined {
-    if (this.p.kind !== 'id' || this.s.kind !== 'slot' || this.o.kind !== 'slot' || this.repeats.length > 0) return undefined;
-    if (this.binds.length !== 2 || !ctx.fastPath('cachedScans')) return undefined;
-    return cachedKeyedQuads(ctx.reader, [0, this.p.id, 0, g], OBJECT_POS, [SUBJECT_POS]);
+    if (!this.scansWholePredicate(ctx)) return undefined;
+    return cachedKeyedQuads(ctx.reader, [0, constantOf(this.p), 0, g], OBJECT_POS, [SUBJECT_POS]);
+  }
+
+  /** Whether this pattern is `?s :p ?o` with two distinct variables, whose open scans a table in memory may serve. */
+  private scansWholePredicate(ctx: ExecContext): boolean {
+    if (this.p.kind !== 'id' || this.s.kind !== 'slot' || this.o.kind !== 'slot' || this.repeats.length > 0) return false;
+    return this.binds.length === 2 && ctx.fastPath('cachedScans');
   }
 
   /**
@@ -325,9 +330,8 @@ export class PatternScan extends Operator {
    * memory from its third scan on.
    */
   private objectTableToKeep(g: TermId, ctx: ExecContext): KeyedQuadsBuilder | undefined {
-    if (this.p.kind !== 'id' || this.s.kind !== 'slot' || this.o.kind !== 'slot' || this.repeats.length > 0) return undefined;
-    if (this.binds.length !== 2 || !ctx.fastPath('cachedScans') || !this.tableFits(ctx)) return undefined;
-    const constants: [TermId, TermId, TermId, TermId] = [0, this.p.id, 0, g];
+    if (!this.scansWholePredicate(ctx) || !this.tableFits(ctx)) return undefined;
+    const constants: [TermId, TermId, TermId, TermId] = [0, constantOf(this.p), 0, g];
     return scannedBefore(ctx.reader, constants, OBJECT_POS, [SUBJECT_POS]) ? new KeyedQuadsBuilder(OBJECT_POS, [SUBJECT_POS], ctx) : undefined;
   }
 
